@@ -1,0 +1,22 @@
+import type { Config } from 'jest';
+
+// p-memoize 8 and lossless-json ship ESM only, so Jest runs in native ESM mode
+// (NODE_OPTIONS=--experimental-vm-modules, set by the npm scripts) and ts-jest
+// emits ESM. Imports in our sources end in `.js` (NodeNext); the mapper strips
+// the extension so Jest resolves the `.ts` file.
+const config: Config = {
+  preset: 'ts-jest/presets/default-esm',
+  testEnvironment: 'node',
+  roots: ['<rootDir>/spec'],
+  testMatch: ['**/*.spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/spec/browser/'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
+  },
+  testTimeout: 20_000,
+  // The suites start real servers on loopback; two workers fit a 2-core machine.
+  maxWorkers: 2,
+};
+
+export default config;

@@ -1,0 +1,75 @@
+import { PlatformError } from './platform-error.js';
+
+/** Response codes of the platform's JSON bodies (spec, Errors). */
+export const PlatformCode = {
+  SUCCESS: 0,
+  BAD_REQUEST: 40000,
+  INVALID_API_TOKEN: 40101,
+  EXPIRED_API_TOKEN: 40103,
+  CLIENT_MISMATCH: 40105,
+  GAME_ID_MISMATCH: 41002,
+  DEVICE_NOT_REGISTERED: 46217,
+  UNKNOWN_ERROR: 50000,
+} as const;
+
+/** Which platform call produced a code; 40000 means different things. */
+export type PlatformEndpoint = 'E1' | 'E2' | 'E3' | 'web';
+
+/** Default `Retry-After` for 503 answers, in seconds. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
+/** 40101/40103: our API token was refused; reissue it and retry the call once. */
+export function isApiTokenRejection(code: number): boolean {
+  return code === PlatformCode.INVALID_API_TOKEN || code === PlatformCode.EXPIRED_API_TOKEN;
+}
+
+/** 50000: the platform's "unknown error", retried like a 5xx. */
+export function isTransientCode(code: number): boolean {
+  return code === PlatformCode.UNKNOWN_ERROR;
+}
+
+/**
+ * The one place that maps a platform `code` (other than 0) to an outcome.
+ * Called after retries and the API-token reissue are exhausted.
+ */
+export function errorForPlatformCode(code: number, endpoint: PlatformEndpoint): PlatformError {
+  switch (code) {
+    case PlatformCode.BAD_REQUEST:
+      if (endpoint === 'E3') {
+        return new PlatformError({ kind: 'invalid_request', code, status: 400, action: 'none', message: 'The platform rejected the member lookup as a bad request (40000): check search_type and value.' });
+      }
+      if (endpoint === 'E1') break;
+      return new PlatformError({ kind: 'invalid_token', code, message: 'The platform rejected the user token (40000): it is wrong, expired, refreshed or logged out; the client must log in again.', description: 'The access token is invalid or expired' });
+    case PlatformCode.INVALID_API_TOKEN:
+    case PlatformCode.EXPIRED_API_TOKEN:
+      return new PlatformError({ kind: 'configuration', code, message: `The platform still refuses our API Access Token (${code}) after one reissue: check the server credentials (PLATFORM_CLIENT_ID, PLATFORM_GAME_ID) and the environment (Live or Sandbox).` });
+    case PlatformCode.CLIENT_MISMATCH:
+      return new PlatformError({ kind: 'configuration', code, message: 'The platform says client_id and client_secret do not match (40105): check that Live and Sandbox keys are not mixed (PLATFORM_ENV / PLATFORM_BASE_URL, PLATFORM_CLIENT_ID, PLATFORM_CLIENT_SECRET).' });
+    case PlatformCode.GAME_ID_MISMATCH:
+      return new PlatformError({ kind: 'configuration', code, message: "The platform says the Game ID differs from the API token's service_id (41002): PLATFORM_GAME_ID must be the Game ID the credentials were issued for, in the same environment." });
+    case PlatformCode.DEVICE_NOT_REGISTERED:
+      return new PlatformError({ kind: 'device_not_registered', code, message: 'The member must register this device before playing (46217).' });
+    case PlatformCode.UNKNOWN_ERROR:
+      return new PlatformError({ kind: 'platform_unavailable', code, retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS, message: 'The platform answered "unknown error" (50000) after retries: try again later; if it persists, contact the technical PM.' });
+    default:
+      break;
+  }
+  return new PlatformError({ kind: 'platform_unavailable', code, retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS, message: `The platform answered ${endpoint} with an unexpected code ${code}.` });
+}
+
+/** How a call failed below the JSON level. */
+export type TransportFault = 'timeout' | 'network' | 'http_status' | 'bad_body' | 'circuit_open' | 'overloaded';
+
+/** Maps a transport failure (after retries) to a 503 `retry_later`. */
+export function errorForTransportFault(fault: TransportFault, endpoint: PlatformEndpoint, detail?: string): PlatformError {
+  const what: Record<TransportFault, string> = {
+    timeout: 'did not answer in time',
+    network: 'could not be reached',
+    http_status: 'answered with an HTTP error',
+    bad_body: 'answered with a body that is not the expected JSON',
+    circuit_open: 'is failing; calls are paused for a moment',
+    overloaded: 'has too many calls in flight from this server',
+  };
+  const suffix = detail ? ` (${detail})` : '';
+  return new PlatformError({ kind: 'platform_unavailable', retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS, message: `The platform ${what[fault]} on ${endpoint}${suffix}: try again later.` });
+}

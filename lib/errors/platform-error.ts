@@ -1,0 +1,113 @@
+/**
+ * What went wrong, as a stable string callers can switch on.
+ *
+ * Caller mistakes (`missing_credentials`, `invalid_request`, `invalid_token`,
+ * `device_not_registered`, `access_denied`, `not_found`) are answered with
+ * 4xx; platform or configuration failures (`platform_unavailable`,
+ * `configuration`) with 5xx and never with 401, so a client is not sent into a
+ * re-login loop for a fault on the server side.
+ */
+export type ErrorKind =
+  | 'missing_credentials'
+  | 'invalid_request'
+  | 'invalid_token'
+  | 'device_not_registered'
+  | 'access_denied'
+  | 'not_found'
+  | 'platform_unavailable'
+  | 'configuration';
+
+/** What the game client should do next (CONTRACT section 2). */
+export type ClientAction =
+  | 'login'
+  | 'relogin'
+  | 'register_device'
+  | 'retry_later'
+  | 'contact_support'
+  | 'denied'
+  | 'none';
+
+/** Fields of a {@link PlatformError}; only `kind` and `message` are required. */
+export interface PlatformErrorInit {
+  kind: ErrorKind;
+  message: string;
+  /** The platform's `code` (or an app's own code for `access_denied`). */
+  code?: number;
+  /** Overrides the HTTP status derived from `kind`. */
+  status?: number;
+  /** Overrides the client action derived from `kind`. */
+  action?: ClientAction;
+  /** Seconds the client should wait before retrying (503 only). */
+  retryAfterSeconds?: number;
+  /** Short, secret-free description for `WWW-Authenticate` `error_description`. */
+  description?: string;
+}
+
+const DEFAULTS: Record<ErrorKind, { status: number; action: ClientAction; title: string }> = {
+  missing_credentials: { status: 401, action: 'login', title: 'Authentication required' },
+  invalid_request: { status: 400, action: 'login', title: 'Malformed authentication request' },
+  invalid_token: { status: 401, action: 'relogin', title: 'Invalid or expired user token' },
+  device_not_registered: { status: 403, action: 'register_device', title: 'Device not registered' },
+  access_denied: { status: 403, action: 'denied', title: 'Access denied' },
+  not_found: { status: 404, action: 'none', title: 'Not found' },
+  platform_unavailable: { status: 503, action: 'retry_later', title: 'Platform unavailable' },
+  configuration: { status: 500, action: 'contact_support', title: 'Server misconfiguration' },
+};
+
+/**
+ * The package's one error type. Everything we throw or pass to `next()` is a
+ * `PlatformError`; low-level errors (axios, sockets) are converted at the
+ * boundary and never attached, so no request config, header or body (and so
+ * no secret) can be reached from it through `cause`, `util.inspect` or JSON.
+ *
+ * @example
+ * ```ts
+ * import { isPlatformError } from 'passport-game-platform';
+ * try { await client.verifyUserToken(token); }
+ * catch (err) { if (isPlatformError(err) && err.kind === 'invalid_token') { ... } }
+ * ```
+ */
+export class PlatformError extends Error {
+  override readonly name = 'PlatformError';
+  readonly kind: ErrorKind;
+  readonly code: number | undefined;
+  readonly status: number;
+  readonly action: ClientAction;
+  readonly title: string;
+  readonly retryAfterSeconds: number | undefined;
+  readonly description: string | undefined;
+
+  constructor(init: PlatformErrorInit) {
+    super(init.message);
+    const defaults = DEFAULTS[init.kind];
+    this.kind = init.kind;
+    this.code = init.code;
+    this.status = init.status ?? defaults.status;
+    this.action = init.action ?? defaults.action;
+    this.title = defaults.title;
+    this.retryAfterSeconds = init.retryAfterSeconds;
+    this.description = init.description;
+  }
+
+  /** True for failures of the platform or of our own configuration (5xx). */
+  get isServerFault(): boolean {
+    return this.status >= 500;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      kind: this.kind,
+      code: this.code,
+      status: this.status,
+      action: this.action,
+      title: this.title,
+      message: this.message,
+    };
+  }
+}
+
+/** Type guard for {@link PlatformError}. */
+export function isPlatformError(value: unknown): value is PlatformError {
+  return value instanceof PlatformError;
+}

@@ -1,0 +1,22 @@
+/**
+ * The authenticated player, as put on `req.user`. Identifiers are decimal
+ * strings with exactly the digits the platform sent (never a lossy number).
+ */
+export interface GameUser {
+  memberNo: string;
+  /** `null` when the member has not accepted the game's terms of service. */
+  guid: string | null;
+}
+
+/** A pino-compatible logger: `logger.warn({ ...fields }, 'message')`. */
+export interface Logger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** A source of the current time in ms; tests pass the emulator's clock. */
+export interface Clock {
+  now(): number;
+}
