@@ -16,7 +16,9 @@ function quoted(value: string): string {
 export function challengeFor(error: PlatformError, realm: string = DEFAULT_REALM): string | undefined {
   const parts = [`realm=${quoted(realm)}`];
   if (error.kind === 'missing_credentials') return `Bearer ${parts.join(', ')}`;
-  if (error.kind === 'invalid_request' && error.status === 400 && error.code === undefined) {
+  // Only a malformed *authentication* request (action `login`) challenges; a
+  // bad E3 query (action `none`) is not the client's credentials' fault.
+  if (error.kind === 'invalid_request' && error.action === 'login') {
     parts.push('error="invalid_request"');
   } else if (error.kind === 'invalid_token') {
     parts.push('error="invalid_token"');
