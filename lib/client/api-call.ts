@@ -1,0 +1,116 @@
+import { performance } from 'node:perf_hooks';
+import type { ResolvedPlatformConfig } from '../config/index.js';
+import { fingerprint } from '../config/index.js';
+import { errorForPlatformCode, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode } from '../errors/index.js';
+import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
+import type { CallStats, PlatformHttp, PlatformReply, PlatformRequest } from '../http/index.js';
+import type { ApiTokenProvider } from '../provider/index.js';
+import { CONFIGURATION_BACKOFF_MS } from '../provider/index.js';
+import type { CallEvent } from './client-options.js';
+import { LogThrottle } from './log-throttle.js';
+
+type Parse<T> = (reply: PlatformReply, endpoint: PlatformEndpoint) => T;
+
+interface Progress {
+  started: number;
+  stats: CallStats;
+  apiToken?: string;
+  reissued?: boolean;
+  /** The provider already logged this failure (E1, or trap 13). */
+  loggedByProvider?: boolean;
+}
+
+/**
+ * One platform operation within one budget (`totalTimeoutMs`, API-token
+ * issuance included): the body's code decides, 40101/40103 lead to one
+ * reissue and one retry (never more), and each operation ends in one `'call'`
+ * event and at most one (throttled) log line.
+ */
+export class ApiCall {
+  readonly #throttle: LogThrottle;
+
+  constructor(
+    private readonly config: ResolvedPlatformConfig,
+    private readonly http: PlatformHttp,
+    private readonly provider: ApiTokenProvider,
+    private readonly emit: (event: CallEvent) => void,
+  ) {
+    this.#throttle = new LogThrottle(config.clock, CONFIGURATION_BACKOFF_MS);
+  }
+
+  /** A call authenticated with the API token (E2, E3). */
+  async run<T>(endpoint: PlatformEndpoint, build: (apiToken: string) => PlatformRequest, parse: Parse<T>): Promise<T> {
+    const progress: Progress = { started: performance.now(), stats: { attempts: 0 } };
+    const deadline = progress.started + this.config.totalTimeoutMs;
+    try {
+      progress.loggedByProvider = true;
+      let apiToken = await this.provider.getToken({ deadline });
+      progress.loggedByProvider = false;
+      progress.apiToken = apiToken;
+      let reply = await this.http.request({ ...build(apiToken), deadline }, progress.stats);
+      if (isApiTokenRejection(reply.code)) {
+        // 40101/40103: one reissue, one retry, never more.
+        progress.reissued = true;
+        progress.loggedByProvider = true;
+        const fresh = await this.provider.reissue(apiToken, { deadline });
+        progress.loggedByProvider = false;
+        const handedBack = fresh === apiToken;
+        apiToken = fresh;
+        progress.apiToken = apiToken;
+        reply = await this.http.request({ ...build(apiToken), deadline }, progress.stats);
+        if (isApiTokenRejection(reply.code)) {
+          progress.loggedByProvider = true;
+          throw this.provider.rejectedAfterReissue(apiToken, reply.code, endpoint, handedBack);
+        }
+      }
+      return this.#settle(endpoint, reply, parse, progress);
+    } catch (error) {
+      throw this.#failed(endpoint, error, progress);
+    }
+  }
+
+  /** A call authenticated by the request itself (the web token). */
+  async runPlain<T>(endpoint: PlatformEndpoint, request: PlatformRequest, parse: Parse<T>): Promise<T> {
+    const progress: Progress = { started: performance.now(), stats: { attempts: 0 } };
+    try {
+      const reply = await this.http.request(request, progress.stats);
+      return this.#settle(endpoint, reply, parse, progress);
+    } catch (error) {
+      throw this.#failed(endpoint, error, progress);
+    }
+  }
+
+  #settle<T>(endpoint: PlatformEndpoint, reply: PlatformReply, parse: Parse<T>, progress: Progress): T {
+    if (reply.code !== PlatformCode.SUCCESS) throw errorForPlatformCode(reply.code, endpoint);
+    const result = parse(reply, endpoint);
+    this.emit({ endpoint, outcome: 'success', code: reply.code, ...this.#measure(progress) });
+    return result;
+  }
+
+  #failed(endpoint: PlatformEndpoint, error: unknown, progress: Progress): PlatformError {
+    const failure = isPlatformError(error) ? error : errorForTransportFault('network', endpoint);
+    const outcome = failure.status >= 500 ? 'failed' : 'rejected';
+    this.emit({
+      endpoint, outcome, kind: failure.kind, ...(failure.code === undefined ? {} : { code: failure.code }), ...this.#measure(progress),
+    });
+    const fields = { endpoint, kind: failure.kind, code: failure.code, attempts: progress.stats.attempts };
+    if (progress.loggedByProvider === true) {
+      // One clear line per fault: the provider has logged it.
+    } else if (outcome === 'rejected') {
+      this.config.logger.debug(fields, failure.message);
+    } else if (this.#throttle.allow(`${endpoint}:${failure.kind}:${failure.code ?? ''}`)) {
+      if (failure.kind === 'configuration') this.config.logger.error(fields, failure.message);
+      else this.config.logger.warn(fields, failure.message);
+    }
+    return failure;
+  }
+
+  #measure(progress: Progress): Pick<CallEvent, 'durationMs' | 'attempts' | 'tokenFingerprint' | 'reissued'> {
+    return {
+      durationMs: performance.now() - progress.started,
+      attempts: progress.stats.attempts,
+      ...(progress.apiToken === undefined ? {} : { tokenFingerprint: fingerprint(progress.apiToken) }),
+      ...(progress.reissued ? { reissued: true } : {}),
+    };
+  }
+}

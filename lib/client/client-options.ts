@@ -1,0 +1,48 @@
+import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js';
+import { configWith, resolvePlatformConfig } from '../config/index.js';
+import type { ErrorKind, PlatformEndpoint } from '../errors/index.js';
+import type { ApiTokenProvider } from '../provider/index.js';
+
+/**
+ * Options of a {@link PlatformClient}: the platform configuration, plus an
+ * optional shared {@link ApiTokenProvider}. With a provider, the
+ * configuration may be left out (the provider's is used); options given
+ * beside it (cache, timeouts, logger) apply to this client.
+ */
+export type PlatformClientOptions =
+  | (PlatformConfig & { provider?: ApiTokenProvider })
+  | (Partial<PlatformConfig> & { provider: ApiTokenProvider })
+  | ResolvedPlatformConfig;
+
+/**
+ * Payload of the client's `'call'` event, one per platform operation.
+ * `outcome`: `success`; `rejected` (the platform refused the user token or
+ * query: 4xx); `failed` (platform or configuration fault: 5xx).
+ */
+export interface CallEvent {
+  endpoint: PlatformEndpoint;
+  outcome: 'success' | 'rejected' | 'failed';
+  code?: number;
+  kind?: ErrorKind;
+  durationMs: number;
+  /** HTTP attempts, retries and the retry after an API-token reissue included; 0 for a cache hit. */
+  attempts: number;
+  /** Fingerprint of the API token used last (never a user token). */
+  tokenFingerprint?: string;
+  /** True when the answer came from the result cache. */
+  cached?: boolean;
+  /** True when the API token was reissued after 40101/40103. */
+  reissued?: boolean;
+}
+
+/** The client's config: its own, or the shared provider's with the client's extra options. */
+export function clientConfig(options: PlatformClientOptions): ResolvedPlatformConfig {
+  const { provider, ...rest } = options as Partial<PlatformConfig> & { provider?: ApiTokenProvider };
+  if (provider === undefined) return resolvePlatformConfig(options as PlatformConfig);
+  const base = provider.config;
+  const config = Object.keys(rest).length === 0 ? base : configWith(base, rest);
+  if (config.baseUrl !== base.baseUrl || config.gameId !== base.gameId || config.clientId !== base.clientId) {
+    throw new TypeError('passport-game-platform: "provider" was built for another baseUrl, clientId or gameId');
+  }
+  return config;
+}

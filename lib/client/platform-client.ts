@@ -1,0 +1,143 @@
+import { EventEmitter } from 'node:events';
+import pMemoize from 'p-memoize';
+import type { ResolvedPlatformConfig } from '../config/index.js';
+import { tokenKey } from '../config/index.js';
+import { PlatformHttp } from '../http/index.js';
+import { ApiTokenProvider } from '../provider/index.js';
+import type { GameUser } from '../types.js';
+import { ApiCall } from './api-call.js';
+import type { CallEvent, PlatformClientOptions } from './client-options.js';
+import { clientConfig } from './client-options.js';
+import { assertUserToken, searchParams } from './client-input.js';
+import type { MemberQuery } from './client-input.js';
+import { memberFromReply, requireMember } from './member-reply.js';
+import { ResultCache } from './result-cache.js';
+
+type TokenKind = 'E2' | 'web';
+
+/**
+ * The platform's server API: verifies user tokens (E2), web tokens, and looks
+ * members up (E3). Identical tokens verified concurrently share one call;
+ * 40101/40103 lead to exactly one API-token reissue and one retry; every
+ * failure is a `PlatformError`.
+ *
+ * @example
+ * ```ts
+ * import { PlatformClient, isPlatformError } from 'passport-game-platform';
+ * const client = new PlatformClient({
+ *   environment: 'live', clientId: 'id', clientSecret: 'secret', gameId: 'MYGAME',
+ * });
+ * async function whoIs(tokenFromGameClient: string): Promise<string | null> {
+ *   try {
+ *     const user = await client.verifyUserToken(tokenFromGameClient);
+ *     return user.guid ?? user.memberNo;
+ *   } catch (err) {
+ *     if (isPlatformError(err) && err.kind === 'invalid_token') return null; // ask for a new login
+ *     throw err; // 503 retry_later or 500 contact_support: never a 401
+ *   }
+ * }
+ * ```
+ */
+export class PlatformClient extends EventEmitter<{ call: [CallEvent] }> {
+  readonly config: ResolvedPlatformConfig;
+  readonly provider: ApiTokenProvider;
+  readonly #http: PlatformHttp;
+  readonly #api: ApiCall;
+  readonly #cache: ResultCache;
+  readonly #verifyShared: (key: string, kind: TokenKind, token: string) => Promise<GameUser>;
+
+  constructor(options: PlatformClientOptions) {
+    super();
+    this.config = clientConfig(options);
+    this.#http = new PlatformHttp(this.config);
+    const shared = (options as { provider?: ApiTokenProvider }).provider;
+    this.provider = shared ?? new ApiTokenProvider(this.config, { http: this.#http });
+    this.#api = new ApiCall(this.config, this.#http, this.provider, (event) => this.emit('call', event));
+    this.#cache = new ResultCache(this.config);
+    this.#verifyShared = pMemoize((key: string, kind: TokenKind, token: string) => this.#verify(key, kind, token), {
+      cache: false,
+      cacheKey: ([key]) => key,
+    });
+  }
+
+  /**
+   * Verifies a Game User Access Token with E2. The token travels only in the
+   * JSON body. Resolves to the member's identifiers as decimal strings.
+   */
+  verifyUserToken(token: string): Promise<GameUser> {
+    return this.#verifyCached('E2', token);
+  }
+
+  /** Verifies a web (cookie) token: `GET /member/v3.0/{game_id}` with the web token as bearer. */
+  verifyWebToken(token: string): Promise<GameUser> {
+    return this.#verifyCached('web', token);
+  }
+
+  /** Looks a member up by member_no or guid (E3); `null` when the platform finds none. */
+  async lookupMember(query: MemberQuery): Promise<GameUser | null> {
+    const params = searchParams(query);
+    return this.#api.run('E3', (apiToken) => ({
+      endpoint: 'E3',
+      method: 'GET',
+      path: this.#memberPath(),
+      query: params,
+      headers: this.#headers(apiToken),
+    }), memberFromReply);
+  }
+
+  /** Forgets a token's cached verification (e.g. after the player logs out). */
+  forgetUserToken(token: string): void {
+    if (typeof token !== 'string') return;
+    this.#cache.delete(`E2:${tokenKey(token)}`);
+    this.#cache.delete(`web:${tokenKey(token)}`);
+  }
+
+  /** Destroys this client's keep-alive agents (and those of the provider it built). */
+  close(): void {
+    this.#http.close();
+  }
+
+  async #verifyCached(kind: TokenKind, token: string): Promise<GameUser> {
+    assertUserToken(token);
+    const key = `${kind}:${tokenKey(token)}`;
+    const hit = this.#cache.get(key);
+    if (hit !== undefined) {
+      this.emit('call', { endpoint: kind, outcome: 'success', durationMs: 0, attempts: 0, cached: true });
+      return hit;
+    }
+    const user = await this.#verifyShared(key, kind, token);
+    return { ...user };
+  }
+
+  async #verify(key: string, kind: TokenKind, token: string): Promise<GameUser> {
+    try {
+      const user = kind === 'E2'
+        ? await this.#api.run('E2', (apiToken) => ({
+          endpoint: 'E2',
+          method: 'POST',
+          path: `${this.#memberPath()}/token/verify`,
+          headers: { ...this.#headers(apiToken), 'Content-Type': 'application/json' },
+          body: { access_token: token },
+        }), requireMember)
+        : await this.#api.runPlain('web', {
+          endpoint: 'web',
+          method: 'GET',
+          path: this.#memberPath(),
+          headers: { Authorization: `Bearer ${token}`, 'caller-id': this.config.callerId },
+        }, requireMember);
+      this.#cache.set(key, user);
+      return user;
+    } catch (error) {
+      this.#cache.delete(key);
+      throw error;
+    }
+  }
+
+  #memberPath(): string {
+    return `/member/v3.0/${encodeURIComponent(this.config.gameId)}`;
+  }
+
+  #headers(apiToken: string): Record<string, string> {
+    return { Authorization: `Bearer ${apiToken}`, 'caller-id': this.config.callerId };
+  }
+}

@@ -1,0 +1,6 @@
+export * from './defaults.js';
+export type { PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig, ResultCacheOptions } from './platform-config.js';
+export { resolvePlatformConfig, configWith } from './resolve-config.js';
+export { fromEnv } from './from-env.js';
+export { fingerprint, tokenKey } from './fingerprint.js';
+export { silentLogger } from './silent-logger.js';

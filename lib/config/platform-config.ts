@@ -1,0 +1,78 @@
+import type { Clock, Logger } from '../types.js';
+
+/** Which platform environment the credentials belong to. */
+export type PlatformEnvironment = 'live' | 'sandbox';
+
+/** The opt-in result cache of verified user tokens (off by default). */
+export interface ResultCacheOptions {
+  /** How long a verified user token is trusted without asking the platform; at most 300000. */
+  ttlMs: number;
+  /** Most cached tokens (LRU); default 10000. */
+  maxEntries?: number;
+}
+
+/**
+ * Options of the platform client and the API-token provider, checked once by
+ * {@link resolvePlatformConfig}. Durations are in milliseconds.
+ */
+export interface PlatformConfig {
+  /** The platform's base URL (http or https, no credentials). Takes precedence over `environment`. */
+  baseUrl?: string;
+  /** `'live'` (https://api.onstove.com) or `'sandbox'` (https://api.gate8.com). */
+  environment?: PlatformEnvironment;
+  /** E1 `client_id`. */
+  clientId: string;
+  /** E1 `client_secret`; never logged, never shown by `util.inspect` or JSON. */
+  clientSecret: string;
+  /** The Game ID: E1's `service_id` and E2/E3's `{game_id}`. */
+  gameId: string;
+  /** Optional E1 `instance_id`, giving this server instance its own API token. */
+  instanceId?: string;
+  /** Per-attempt timeout; default 5000. */
+  timeoutMs?: number;
+  /** Whole budget of one operation, retries included; default 15000 (and never below `timeoutMs`). */
+  totalTimeoutMs?: number;
+  /** Retries of transient faults after the first attempt; default 2. */
+  retries?: number;
+  /** Base of the full-jitter backoff; default 100. */
+  retryBaseDelayMs?: number;
+  /** Cap of one backoff delay and of `Retry-After`; default 1000. */
+  retryMaxDelayMs?: number;
+  /** A pino-compatible logger; silent by default. */
+  logger?: Logger;
+  /** Source of the current time for token lifetimes and the result cache; default `Date`. */
+  clock?: Clock;
+  /** Opt-in result cache of verified user tokens; off by default. */
+  cache?: ResultCacheOptions | false;
+  /** Platform calls in flight at once; default 64. */
+  maxConcurrentCalls?: number;
+  /** Calls waiting for a slot before failing fast with 503; default 1024 (0: fail at once). */
+  maxQueuedCalls?: number;
+}
+
+/**
+ * The checked, frozen configuration. `clientSecret` is a non-enumerable
+ * property: it is readable, but absent from `Object.keys`, spreads, JSON and
+ * `util.inspect`.
+ */
+export interface ResolvedPlatformConfig {
+  readonly baseUrl: string;
+  /** `'custom'` when `baseUrl` is neither the Live nor the Sandbox host. */
+  readonly environment: PlatformEnvironment | 'custom';
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly gameId: string;
+  readonly instanceId: string | undefined;
+  /** `<gameId>_SERVER`, sent as `caller-id` on every call. */
+  readonly callerId: string;
+  readonly timeoutMs: number;
+  readonly totalTimeoutMs: number;
+  readonly retries: number;
+  readonly retryBaseDelayMs: number;
+  readonly retryMaxDelayMs: number;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly cache: Readonly<Required<ResultCacheOptions>> | undefined;
+  readonly maxConcurrentCalls: number;
+  readonly maxQueuedCalls: number;
+}

@@ -1,0 +1,27 @@
+import http from 'node:http';
+import https from 'node:https';
+
+/** Idle keep-alive sockets are closed after this, below Node's 5 s server keep-alive (trap 11). */
+export const KEEP_ALIVE_IDLE_MS = 4000;
+
+export interface Agents {
+  httpAgent: http.Agent;
+  httpsAgent: https.Agent;
+}
+
+export function createAgents(maxSockets: number): Agents {
+  const options = {
+    keepAlive: true,
+    keepAliveMsecs: 1000,
+    timeout: KEEP_ALIVE_IDLE_MS,
+    maxSockets,
+    maxFreeSockets: Math.min(maxSockets, 32),
+    scheduling: 'lifo' as const,
+  };
+  return { httpAgent: new http.Agent(options), httpsAgent: new https.Agent(options) };
+}
+
+export function destroyAgents(agents: Agents): void {
+  agents.httpAgent.destroy();
+  agents.httpsAgent.destroy();
+}

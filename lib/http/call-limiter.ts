@@ -1,0 +1,58 @@
+import { errorForTransportFault } from '../errors/index.js';
+import type { PlatformEndpoint } from '../errors/index.js';
+
+interface Waiter {
+  grant: () => void;
+  fail: () => void;
+}
+
+/**
+ * Caps the platform calls in flight. Excess callers wait in a bounded FIFO
+ * queue; a full queue fails at once (503 `overloaded`), and a waiter whose
+ * budget ends leaves the queue (503 `timeout`).
+ */
+export class CallLimiter {
+  #active = 0;
+  readonly #queue: Waiter[] = [];
+
+  constructor(readonly maxActive: number, readonly maxQueued: number) {}
+
+  get active(): number {
+    return this.#active;
+  }
+
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  acquire(signal: AbortSignal, endpoint: PlatformEndpoint): Promise<void> {
+    if (signal.aborted) return Promise.reject(errorForTransportFault('timeout', endpoint));
+    if (this.#active < this.maxActive) {
+      this.#active += 1;
+      return Promise.resolve();
+    }
+    if (this.#queue.length >= this.maxQueued) return Promise.reject(errorForTransportFault('overloaded', endpoint));
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        grant: () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        fail: () => reject(errorForTransportFault('timeout', endpoint, 'waited too long for a free connection slot')),
+      };
+      const onAbort = (): void => {
+        const index = this.#queue.indexOf(waiter);
+        if (index >= 0) this.#queue.splice(index, 1);
+        waiter.fail();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(waiter);
+    });
+  }
+
+  release(): void {
+    const next = this.#queue.shift();
+    if (next) next.grant();
+    else this.#active -= 1;
+  }
+}

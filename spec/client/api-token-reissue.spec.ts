@@ -1,0 +1,74 @@
+import { PlatformClient } from '../../lib/index.js';
+import type { PlatformConfig } from '../../lib/index.js';
+import type { Emulator } from '../../lib/emulator/index.js';
+import { DEMO, captureLogger, configFor, recordEvents, rejectionOf, startTestEmulator } from '../support/client-harness.js';
+import { expectPlatformError } from '../support/client-expect.js';
+
+describe.each(['platform', 'http'] as const)('API token reissue after 40101/40103 (errorStatus "%s")', (errorStatus) => {
+  let emulator: Emulator;
+  const open: PlatformClient[] = [];
+  const client = (overrides: Partial<PlatformConfig> = {}): PlatformClient => {
+    const c = new PlatformClient(configFor(emulator, overrides));
+    open.push(c);
+    return c;
+  };
+  const count = (endpoint: 'E1' | 'E2' | 'E3'): number => emulator.requests({ endpoint }).length;
+  const user = (): string => emulator.login(DEMO.admin, DEMO.gameId).access_token;
+  beforeEach(async () => {
+    emulator = await startTestEmulator({ errorStatus, clock: 'frozen' });
+  });
+  afterEach(async () => {
+    for (const c of open.splice(0)) c.close();
+    await emulator.close();
+  });
+
+  it.each([40101, 40103])('reissues once after %i on E2 and the call succeeds', async (code) => {
+    const c = client();
+    const { calls } = recordEvents(c);
+    await c.provider.getToken();
+    emulator.injectFault({ endpoint: 'E2', type: 'code', code, count: 1 });
+    expect(await c.verifyUserToken(user())).toEqual({ memberNo: DEMO.admin, guid: DEMO.adminGuid });
+    expect([count('E1'), count('E2')]).toEqual([2, 2]);
+    expect(calls.at(-1)).toMatchObject({ endpoint: 'E2', outcome: 'success', attempts: 2, reissued: true });
+  });
+
+  it('reissues once after 40101 on E3 and the lookup succeeds', async () => {
+    const c = client();
+    await c.provider.getToken();
+    emulator.injectFault({ endpoint: 'E3', type: 'code', code: 40101, count: 1 });
+    expect(await c.lookupMember({ memberNo: DEMO.admin })).toEqual({ memberNo: DEMO.admin, guid: DEMO.adminGuid });
+    expect([count('E1'), count('E3')]).toEqual([2, 2]);
+  });
+
+  it('gets a new token when the platform really expired ours (40103), then succeeds', async () => {
+    // The provider runs on its own clock, so it still trusts the token the emulator let expire.
+    let now = 0;
+    const c = client({ clientId: 'short-client', clientSecret: 'short-secret-value', clock: { now: () => now } });
+    const first = await c.provider.getToken();
+    emulator.advanceClock(1_000_000);
+    now += 1000;
+    expect(await c.verifyUserToken(user())).toEqual({ memberNo: DEMO.admin, guid: DEMO.adminGuid });
+    const [rejected, retried] = emulator.requests({ endpoint: 'E2' });
+    expect([rejected?.code, retried?.code, count('E1')]).toEqual([40103, 0, 2]);
+    expect(await c.provider.getToken()).not.toBe(first);
+  });
+
+  it('stops after one reissue when the token is refused again: configuration error, one log line, no loop (trap 13)', async () => {
+    const logger = captureLogger();
+    const c = client({ logger });
+    await c.provider.getToken();
+    emulator.injectFault({ endpoint: 'E2', type: 'code', code: 40101, count: -1 });
+    const error = expectPlatformError(await rejectionOf(() => c.verifyUserToken(user())), 'configuration', 500);
+    expect([error.code, error.action]).toEqual([40101, 'contact_support']);
+    expect([count('E1'), count('E2')]).toEqual([2, 2]);
+    for (let i = 0; i < 5; i += 1) {
+      expectPlatformError(await rejectionOf(() => c.verifyUserToken(user())), 'configuration', 500);
+    }
+    // Later calls still try E2 (a passing glitch heals) but never E1, and log nothing more.
+    expect([count('E1'), count('E2')]).toEqual([2, 7]);
+    expect(logger.at('error')).toHaveLength(1);
+    expect(logger.at('error')[0]?.msg).toContain('after one reissue');
+    emulator.clearFaults();
+    expect(await c.verifyUserToken(user())).toEqual({ memberNo: DEMO.admin, guid: DEMO.adminGuid });
+  });
+});

@@ -1,0 +1,104 @@
+import { inspect } from 'node:util';
+import { DEFAULT_SEED, startEmulator } from '../../lib/emulator/index.js';
+import type { Emulator, EmulatorOptions, EmulatorSeed } from '../../lib/emulator/index.js';
+import type { CallEvent, PlatformConfig, TokenEvent } from '../../lib/index.js';
+import type { Logger } from '../../lib/types.js';
+
+/** Credentials of the emulator's default Live client. */
+export const DEMO = {
+  clientId: 'demo-client',
+  clientSecret: 'demo-secret',
+  gameId: 'demo-game',
+  admin: '20005061986',
+  adminGuid: '200000000397',
+  noGuid: '20005061988',
+  unregistered: '20005061989',
+} as const;
+
+/** A member whose guid is 2^53 + 1: a JS number would turn it into ...992. */
+export const BIG = { memberNo: '9007199254740997', guid: '9007199254740993' } as const;
+
+/** The default seed plus {@link BIG} and a client with a short API-token lifetime. */
+export const TEST_SEED: EmulatorSeed = {
+  clients: [
+    ...DEFAULT_SEED.clients,
+    { client_id: 'short-client', client_secret: 'short-secret-value', service_id: 'demo-game', api_token_ttl_seconds: 1000 },
+  ],
+  members: [...DEFAULT_SEED.members, { member_no: BIG.memberNo, guids: { 'demo-game': BIG.guid }, device_registered: true }],
+};
+
+export function startTestEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  return startEmulator({ seed: TEST_SEED, ...options });
+}
+
+/** Client options for an emulator: its clock, small timeouts, the demo Live client. */
+export function configFor(emulator: Emulator, overrides: Partial<PlatformConfig> = {}): PlatformConfig {
+  return {
+    baseUrl: emulator.url,
+    clientId: DEMO.clientId,
+    clientSecret: DEMO.clientSecret,
+    gameId: DEMO.gameId,
+    clock: { now: () => emulator.now() },
+    timeoutMs: 200,
+    totalTimeoutMs: 1000,
+    retryBaseDelayMs: 5,
+    retryMaxDelayMs: 20,
+    ...overrides,
+  };
+}
+
+export interface LogLine {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  obj: object;
+  msg: string | undefined;
+}
+
+/** A pino-compatible logger that keeps every line. */
+export function captureLogger(): Logger & { lines: LogLine[]; at(level: LogLine['level']): LogLine[] } {
+  const lines: LogLine[] = [];
+  const log = (level: LogLine['level']) => (obj: object, msg?: string): void => {
+    lines.push({ level, obj, msg });
+  };
+  return {
+    lines,
+    at: (level) => lines.filter((line) => line.level === level),
+    debug: log('debug'),
+    info: log('info'),
+    warn: log('warn'),
+    error: log('error'),
+  };
+}
+
+/** Every way a value could be printed: inspect (hidden fields too), JSON, message, stack. */
+export function renderings(value: unknown): string[] {
+  const out = [inspect(value, { depth: 8, showHidden: true }), inspect(value, { depth: 8 })];
+  try {
+    out.push(JSON.stringify(value) ?? '');
+  } catch {
+    out.push('<unserializable>');
+  }
+  if (value instanceof Error) out.push(value.message, value.stack ?? '', String(value));
+  return out;
+}
+
+/** Runs `fn`, expecting it to reject, and returns the rejection. */
+export async function rejectionOf(fn: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** Records every `'call'` and `'token'` event of a client. */
+export function recordEvents(client: { on(e: 'call', l: (event: CallEvent) => void): unknown; provider: { on(e: 'token', l: (event: TokenEvent) => void): unknown } }): {
+  calls: CallEvent[];
+  tokens: TokenEvent[];
+} {
+  const calls: CallEvent[] = [];
+  const tokens: TokenEvent[] = [];
+  client.on('call', (event) => calls.push(event));
+  client.provider.on('token', (event) => tokens.push(event));
+  return { calls, tokens };
+}
