@@ -1,0 +1,83 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { GameUser, Logger } from '../types.js';
+
+/**
+ * The parts of an incoming request that authentication reads. An Express or
+ * plain Node `IncomingMessage` satisfies it; tests can pass a literal.
+ */
+export interface AuthRequest {
+  method?: string | undefined;
+  /** The request target, used to read the query string exactly as sent. */
+  url?: string | undefined;
+  originalUrl?: string | undefined;
+  headers: IncomingHttpHeaders;
+  /** Node's per-name header lists; used to detect repeated `Authorization`. */
+  headersDistinct?: Record<string, string[] | undefined> | undefined;
+  rawHeaders?: string[] | undefined;
+  /** Parsed query, read only when `url`/`originalUrl` are absent. */
+  query?: unknown;
+  /** Parsed body; read only for form (and multipart) content types. */
+  body?: unknown;
+  /** Parsed cookies (cookie-parser), read only when there is no `Cookie` header. */
+  cookies?: unknown;
+}
+
+/** Where a bearer token was found. */
+export type TokenSource = 'header' | 'query' | 'body' | 'cookie';
+
+/** A syntactically valid token and where it came from. */
+export interface ExtractedToken {
+  token: string;
+  source: TokenSource;
+}
+
+/**
+ * Places a token is accepted from besides the `Authorization` header. All off
+ * by default (RFC 6750 2.2 and 2.3 are optional and leak tokens into logs).
+ */
+export interface TokenSources {
+  /** Accept `?access_token=` (RFC 6750 2.3). Default `false`. */
+  query?: boolean | undefined;
+  /** Accept a form-encoded body's `access_token` on non-GET requests (RFC 6750 2.2). Default `false`. */
+  body?: boolean | undefined;
+  /**
+   * Name of a cookie holding the platform's web access token (observed: `'SUAT'`).
+   * Cookie tokens are verified as web tokens. Default: cookies are not read.
+   * Protect state-changing routes that accept cookies against CSRF.
+   */
+  cookie?: string | undefined;
+}
+
+/**
+ * What authentication needs from the platform client: `PlatformClient`
+ * satisfies it. Both methods throw a `PlatformError` on failure.
+ */
+export interface UserTokenVerifier {
+  /** Verifies a game user access token (E2). */
+  verifyUserToken(token: string): Promise<GameUser>;
+  /** Verifies a web access token (cookie); needed only with `tokenFrom.cookie`. */
+  verifyWebToken?(token: string): Promise<GameUser>;
+}
+
+/** Adds app data to the verified player; the result is merged into `req.user`. */
+export type MapUser<U extends object, R extends AuthRequest> = (user: GameUser, req: R) => U | Promise<U>;
+
+/**
+ * Decides whether a verified player may proceed: `false` answers 403
+ * `access_denied`; throw {@link accessDenied} to give a `code` and detail.
+ */
+export type AuthorizeUser<U extends object, R extends AuthRequest> = (
+  user: GameUser & U,
+  req: R,
+) => boolean | void | Promise<boolean | void>;
+
+/** Options of {@link createAuthenticator} and the adapters built on it. */
+export interface AuthenticateOptions<U extends object = object, R extends AuthRequest = AuthRequest> {
+  /** The platform client (or anything with `verifyUserToken`). */
+  client: UserTokenVerifier;
+  tokenFrom?: TokenSources | undefined;
+  mapUser?: MapUser<U, R> | undefined;
+  authorize?: AuthorizeUser<U, R> | undefined;
+  /** Where unexpected hook errors are logged. Default: `console.error`. */
+  logger?: Logger | undefined;
+}

@@ -1,0 +1,137 @@
+import type { Request } from 'express';
+import { Strategy as BearerStrategy, type VerifyFunction } from 'passport-http-bearer';
+import { accessDenied } from '../auth/access-denied.js';
+import { authenticatorFor, type Authenticator } from '../auth/authenticate.js';
+import { recordFailure } from '../auth/failure-record.js';
+import { isUncredentialedPreflight } from '../auth/preflight.js';
+import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
+import type { AuthenticateOptions } from '../auth/types.js';
+import { toPlatformError } from '../auth/unexpected-error.js';
+import { DEFAULT_REALM, challengeFor, type PlatformError } from '../errors/index.js';
+import type { Logger } from '../types.js';
+import './express-augment.js';
+import { runVerifyCallback, type VerifyCallback, type VerifyCallbackWithRequest, type VerifyOutcome } from './verify-callback.js';
+
+/** Options of {@link PlatformBearerStrategy}. */
+export interface PlatformBearerStrategyOptions<U extends object = object> extends AuthenticateOptions<U, Request> {
+  /** `realm` of the `WWW-Authenticate` challenge. Default `'game-platform'`. */
+  realm?: string | undefined;
+  /** `false`: a request with no bearer credentials passes with no `req.user`. Default `true`. */
+  credentialsRequired?: boolean | undefined;
+  /** `true`: the verify callback receives the request first. */
+  passReqToCallback?: boolean | undefined;
+}
+
+/**
+ * The actions passport (or `requireGameUser`) puts on the per-request object
+ * it creates from the strategy; declared here so the package's types do not
+ * need @types/passport.
+ */
+export interface StrategyActions {
+  success(user: Express.User, info?: object): void;
+  fail(challenge?: string | number, status?: number): void;
+  redirect(url: string, status?: number): void;
+  pass(): void;
+  error(err: unknown): void;
+}
+
+type Actions = StrategyActions;
+
+/**
+ * Passport strategy `'game-platform'`: RFC 6750 extraction (never the parent's,
+ * see RELIABILITY trap 7), platform verification, then optional `mapUser`,
+ * `authorize` and a passport-style verify callback. Caller mistakes end in
+ * `fail()` (400/401 with a challenge, 403 without); platform or configuration
+ * faults end in `error()`, never in a 401 that would send clients into a
+ * re-login loop. Sessions are off unless a route asks for them explicitly.
+ *
+ * @example
+ * ```ts
+ * passport.use(new PlatformBearerStrategy({ client }));
+ * app.get('/api/me', passport.authenticate('game-platform', { session: false, failWithError: true }),
+ *   (req, res) => res.json(req.user));
+ * app.use(platformErrorHandler());
+ * ```
+ */
+export class PlatformBearerStrategy<U extends object = object> extends BearerStrategy<VerifyFunction> {
+  override name = 'game-platform';
+  private readonly realm: string;
+  private readonly credentialsRequired: boolean;
+  private readonly passReq: boolean;
+  private readonly verifyUser: VerifyCallback | VerifyCallbackWithRequest | undefined;
+  private readonly authenticator: Authenticator<U, Request>;
+  private readonly logger: Logger;
+
+  constructor(options: PlatformBearerStrategyOptions<U> & { passReqToCallback?: false | undefined }, verify?: VerifyCallback);
+  constructor(options: PlatformBearerStrategyOptions<U> & { passReqToCallback: true }, verify: VerifyCallbackWithRequest);
+  constructor(options: PlatformBearerStrategyOptions<U>, verify?: VerifyCallback | VerifyCallbackWithRequest) {
+    const owner = 'PlatformBearerStrategy';
+    const resolved = resolveAuthenticateOptions(options, owner);
+    const { realm = DEFAULT_REALM, credentialsRequired = true, passReqToCallback = false } = options;
+    if (typeof realm !== 'string' || realm === '') throw new TypeError(`${owner}: options.realm must be a non-empty string`);
+    if (typeof credentialsRequired !== 'boolean') throw new TypeError(`${owner}: options.credentialsRequired must be a boolean`);
+    if (verify !== undefined && typeof verify !== 'function') throw new TypeError(`${owner}: verify must be a function`);
+    // The parent insists on a verify function; its authenticate() is replaced below.
+    super({ realm }, () => {});
+    this.realm = realm;
+    this.credentialsRequired = credentialsRequired;
+    this.passReq = passReqToCallback === true;
+    this.verifyUser = verify;
+    this.authenticator = authenticatorFor(resolved);
+    this.logger = resolved.logger;
+  }
+
+  /** Called by passport (or `requireGameUser`) on an instance carrying the actions. */
+  override authenticate(req: Request, options?: { session?: boolean | undefined }): void {
+    const actions = this as unknown as Actions;
+    // Trap 9: passport >= 0.6 answers 500 on success without a session store.
+    // Passport hands the route's options object here and reads it again in success().
+    if (options !== null && typeof options === 'object' && options.session === undefined) options.session = false;
+    if (isUncredentialedPreflight(req)) return actions.pass();
+    let settled = false;
+    const settle = (action: () => void): void => {
+      if (settled) return;
+      settled = true;
+      try {
+        action();
+      } catch (err) {
+        this.escalate(actions, err);
+      }
+    };
+    this.outcome(req).then(
+      ({ user, info }) => settle(() => actions.success(user, info)),
+      (err: unknown) => settle(() => this.reject(actions, req, toPlatformError(err, 'authentication', this.logger))),
+    );
+  }
+
+  private async outcome(req: Request): Promise<{ user: Express.User; info: object | undefined }> {
+    const user = await this.authenticator(req);
+    if (this.verifyUser === undefined) return { user, info: undefined };
+    let result: VerifyOutcome;
+    try {
+      result = await runVerifyCallback(this.verifyUser, this.passReq, req, user);
+    } catch (err) {
+      throw toPlatformError(err, 'verify callback', this.logger);
+    }
+    if (result.user === false) throw accessDenied();
+    return { user: result.user, info: result.info };
+  }
+
+  private reject(actions: Actions, req: Request, error: PlatformError): void {
+    if (error.kind === 'missing_credentials' && !this.credentialsRequired) return actions.pass();
+    recordFailure(req, error, this.realm);
+    if (error.isServerFault) return actions.error(error);
+    const challenge = challengeFor(error, this.realm);
+    return challenge === undefined ? actions.fail(error.status) : actions.fail(challenge, error.status);
+  }
+
+  // An action threw before reaching next() (e.g. a session login without
+  // passport.initialize()): report it once through error(), never rethrow.
+  private escalate(actions: Actions, err: unknown): void {
+    try {
+      actions.error(toPlatformError(err, 'passport action', this.logger));
+    } catch (again) {
+      this.logger.error({ errorMessage: again instanceof Error ? again.message : String(again) }, 'passport-game-platform: error() threw');
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import type { Request } from 'express';
+import type { GameUser } from '../types.js';
+
+/** Passport's `done`: `done(null, user)` accepts, `done(null, false)` denies (403), `done(err)` fails. */
+export type VerifiedCallback = (err: unknown, user?: Express.User | false, info?: object) => void;
+
+/** An app-level last step after the platform verified the token. */
+export type VerifyCallback = (user: GameUser, done: VerifiedCallback) => void;
+
+/** {@link VerifyCallback} with the request first (`passReqToCallback: true`). */
+export type VerifyCallbackWithRequest = (req: Request, user: GameUser, done: VerifiedCallback) => void;
+
+/** Outcome of a verify callback: the user to accept, or `false` to deny. */
+export interface VerifyOutcome {
+  user: Express.User | false;
+  info: object | undefined;
+}
+
+/**
+ * Calls a passport-style verify callback once and turns it into a promise.
+ * A second `done` call is ignored; a synchronous throw rejects.
+ */
+export function runVerifyCallback(
+  verify: VerifyCallback | VerifyCallbackWithRequest,
+  passReqToCallback: boolean,
+  req: Request,
+  user: GameUser,
+): Promise<VerifyOutcome> {
+  return new Promise((resolve, reject) => {
+    let called = false;
+    const done: VerifiedCallback = (err, result, info) => {
+      if (called) return;
+      called = true;
+      if (err !== null && err !== undefined) reject(err);
+      else resolve({ user: result ?? false, info });
+    };
+    if (passReqToCallback) (verify as VerifyCallbackWithRequest)(req, user, done);
+    else (verify as VerifyCallback)(user, done);
+  });
+}

@@ -1,0 +1,26 @@
+import { PlatformClient } from '../../lib/client/index.js';
+import type { PlatformConfig } from '../../lib/config/index.js';
+import type { Emulator } from '../../lib/emulator/index.js';
+import { memoryLogger } from './http-apps.js';
+
+/**
+ * Real PlatformClients on an emulator, with budgets small enough for tests
+ * (300 ms per attempt, 1.5 s in all, one retry). Close them with `closeAll()`.
+ */
+export function emulatorClients(emulator: () => Emulator) {
+  const clients: PlatformClient[] = [];
+  return {
+    create(overrides: Partial<PlatformConfig> = {}): PlatformClient {
+      const client = new PlatformClient({
+        baseUrl: emulator().url, clientId: 'demo-client', clientSecret: 'demo-secret', gameId: 'demo-game',
+        timeoutMs: 300, totalTimeoutMs: 1500, retries: 1, retryBaseDelayMs: 5, retryMaxDelayMs: 20, logger: memoryLogger(),
+        ...overrides,
+      });
+      clients.push(client);
+      return client;
+    },
+    closeAll(): void {
+      for (const client of clients.splice(0)) client.close();
+    },
+  };
+}
