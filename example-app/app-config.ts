@@ -1,0 +1,54 @@
+import type { PlatformClient } from '../lib/index.js';
+import type { Logger } from '../lib/types.js';
+
+/** What {@link createApp} needs. */
+export interface AppConfig {
+  /** The one platform client of the process (E2, E3, web tokens). */
+  client: PlatformClient;
+  /** member_no values allowed on `/admin` routes. */
+  adminMemberNos: ReadonlySet<string> | readonly string[];
+  /** Name of the web token cookie; default `SUAT`. */
+  webCookieName?: string;
+  /** The web login page (the emulator's `/_emulator/web/login`, or the platform's); null: none known. */
+  webLoginUrl?: string | null;
+  /** The web logout page; null: none known. */
+  webLogoutUrl?: string | null;
+  /** Game ID sent to the login page; default the client's. */
+  gameId?: string;
+  /** `realm` of `WWW-Authenticate`; default the package's. */
+  realm?: string;
+  /** Where server faults are logged; default the package's (console). */
+  logger?: Logger;
+}
+
+/** {@link AppConfig} with defaults filled in. */
+export interface ResolvedAppConfig {
+  client: PlatformClient;
+  adminMemberNos: ReadonlySet<string>;
+  webCookieName: string;
+  webLoginUrl: string | null;
+  webLogoutUrl: string | null;
+  gameId: string;
+  realm: string | undefined;
+  logger: Logger | undefined;
+}
+
+export function resolveAppConfig(config: AppConfig): ResolvedAppConfig {
+  if (config === null || typeof config !== 'object' || config.client === undefined) {
+    throw new TypeError('createApp: config.client must be a PlatformClient');
+  }
+  const admins = config.adminMemberNos;
+  if (admins === undefined || (typeof admins !== 'object')) {
+    throw new TypeError('createApp: config.adminMemberNos must be a Set or an array of member_no strings');
+  }
+  return {
+    client: config.client,
+    adminMemberNos: new Set(admins),
+    webCookieName: config.webCookieName ?? 'SUAT',
+    webLoginUrl: config.webLoginUrl ?? null,
+    webLogoutUrl: config.webLogoutUrl ?? null,
+    gameId: config.gameId ?? config.client.config.gameId,
+    realm: config.realm,
+    logger: config.logger,
+  };
+}

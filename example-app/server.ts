@@ -1,0 +1,124 @@
+// `npm start`: runs the example app. With no PLATFORM_BASE_URL/PLATFORM_ENV it
+// starts the embedded emulator, seeds demo members and prints curl commands.
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PlatformClient } from '../lib/index.js';
+import type { Emulator } from '../lib/emulator/index.js';
+import { consoleLogger } from './console-logger.js';
+import { createApp } from './create-app.js';
+import { demoMembers, startDemoPlatform } from './demo-platform.js';
+import { loadConfig } from './load-config.js';
+import type { AppSettings, PlatformSettings } from './load-config.js';
+import { quickStartText } from './quick-start.js';
+import { warmUp } from './warm-up.js';
+
+const logger = consoleLogger();
+// The client's info lines (each API-token issuance) add nothing here; its
+// warnings share the app's logger, so one fault seen by both prints once.
+const clientLogger = { ...logger, debug: () => {}, info: () => {} };
+const out = (line: string): void => void process.stdout.write(`${line}\n`);
+
+function fail(message: string): never {
+  process.stderr.write(`example-app: ${message}\n`);
+  process.exit(1);
+}
+
+function listen(server: Server, port: number, host: string | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function printQuickStart(emulator: Emulator, platform: PlatformSettings, appUrl: string, admins: Set<string>): void {
+  const demo = demoMembers(platform.gameId);
+  const token = (memberNo: string): string => emulator.login(memberNo, platform.gameId).access_token;
+  out(quickStartText({
+    appUrl,
+    emulatorUrl: emulator.url,
+    gameId: platform.gameId,
+    adminIsAllowed: admins.has(demo.admin.memberNo),
+    members: {
+      admin: { memberNo: demo.admin.memberNo, token: token(demo.admin.memberNo) },
+      player: { ...demo.player, token: token(demo.player.memberNo) },
+      noGuid: { memberNo: demo.noGuid.memberNo, token: token(demo.noGuid.memberNo) },
+      unregisteredDevice: { memberNo: demo.unregisteredDevice.memberNo, token: token(demo.unregisteredDevice.memberNo) },
+    },
+  }));
+}
+
+async function main(): Promise<void> {
+  let settings: AppSettings;
+  try {
+    settings = loadConfig(process.env);
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  const demo = settings.platform === null ? await startDemoPlatform(settings.port, settings.webCookieName) : null;
+  const platform = demo?.platform ?? settings.platform!;
+  let client: PlatformClient;
+  try {
+    client = new PlatformClient({ ...platform, logger: clientLogger });
+  } catch (err) {
+    await demo?.emulator.close();
+    fail((err as Error).message);
+  }
+  const admins = new Set(settings.adminMemberNos ?? (demo ? [demoMembers(platform.gameId).admin.memberNo] : []));
+  const app = createApp({
+    client,
+    adminMemberNos: admins,
+    webCookieName: settings.webCookieName,
+    webLoginUrl: demo ? `${demo.emulator.url}/_emulator/web/login` : settings.webLoginUrl,
+    webLogoutUrl: demo ? `${demo.emulator.url}/_emulator/web/logout` : settings.webLogoutUrl,
+    logger,
+  });
+  const server = createServer(app);
+  // The emulator's cookie reaches the app only on the same host name: loopback
+  // in emulator mode; every interface when a real platform is configured.
+  let port: number;
+  try {
+    port = await listen(server, settings.port, demo ? '127.0.0.1' : undefined);
+  } catch (err) {
+    await demo?.emulator.close();
+    client.close();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') fail(`port ${settings.port} is already in use: stop the other process or set PORT to a free port (PORT=0 picks one).`);
+    if (code === 'EACCES') fail(`port ${settings.port} needs privileges: set PORT to a port above 1023.`);
+    fail(`cannot listen on port ${settings.port}: ${(err as Error).message}`);
+  }
+  installShutdown(server, client, demo?.emulator ?? null);
+  const appUrl = `http://127.0.0.1:${port}`;
+  out(`passport-game-platform example app on ${appUrl}`);
+  if (!demo) out(`Platform: ${client.config.baseUrl} (game ${client.config.gameId})`);
+  if (admins.size === 0) out('ADMIN_MEMBER_NOS is empty: /admin/members answers 403 to everyone.');
+  await warmUp(client, logger);
+  if (demo) printQuickStart(demo.emulator, platform, appUrl, admins);
+  else out(`Web event page: ${appUrl}/event`);
+  out('');
+  out(`Ready: ${appUrl} (Ctrl+C to stop)`);
+}
+
+function installShutdown(server: Server, client: PlatformClient, emulator: Emulator | null): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    out(`${signal}: shutting down`);
+    // Keep-alive sockets would hold close() open; a hung one is cut after 5 s.
+    const force = setTimeout(() => server.closeAllConnections(), 5000);
+    force.unref();
+    server.close(() => {
+      client.close();
+      void (emulator?.close() ?? Promise.resolve()).then(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));

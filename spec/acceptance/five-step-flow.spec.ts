@@ -1,0 +1,93 @@
+import request from 'supertest';
+import { SimulatedClient } from '../../lib/emulator/index.js';
+import { APP_DEMO, startAppHarness } from '../support/app-harness.js';
+import type { AppHarness } from '../support/app-harness.js';
+
+// The spec's common authentication flow (five steps) with a scripted game
+// client talking to the example app, on the emulator's clock.
+
+const LIFETIME_MS = 6 * 3_600_000;
+let h: AppHarness;
+
+beforeAll(async () => {
+  h = await startAppHarness();
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+function newClient(): SimulatedClient {
+  return new SimulatedClient({ emulatorUrl: h.emulator.url, gameId: APP_DEMO.gameId, clock: h.emulator });
+}
+
+function getMe(token: string | null) {
+  const req = request(h.app).get('/api/me');
+  return token === null ? req : req.set('Authorization', `Bearer ${token}`);
+}
+
+describe('the five-step flow through the example app', () => {
+  it('login, read the token, send it, the server gets an API token once and verifies each call', async () => {
+    h.emulator.clearRequests();
+    const client = newClient();
+    await client.login(APP_DEMO.player); // 1
+    for (let i = 0; i < 3; i += 1) {
+      const token = await client.readAccessToken(); // 2: read at each use
+      const res = await getMe(token); // 3
+      expect(res.status).toBe(200); // 5
+      expect(res.body).toEqual({ member_no: APP_DEMO.player, guid: APP_DEMO.playerGuid });
+    }
+    expect(h.emulator.requests({ endpoint: 'E1' }).length).toBeLessThanOrEqual(1); // 4: shared, cached
+    expect(h.emulator.requests({ endpoint: 'E2' })).toHaveLength(3);
+  });
+
+  it('keeps working across the SDK renewal at 80 %; a server-held old copy gets 401 relogin', async () => {
+    const client = newClient();
+    const first = await client.login(APP_DEMO.player);
+    h.emulator.advanceClock(LIFETIME_MS * 0.8);
+    const renewed = await client.readAccessToken();
+    expect(renewed).not.toBe(first);
+    expect((await getMe(renewed)).status).toBe(200);
+    const stale = await getMe(first);
+    expect(stale.status).toBe(401);
+    expect(stale.body).toMatchObject({ action: 'relogin', code: 40000 });
+  });
+
+  it('after logout the client reads null and the old token gets 401 relogin', async () => {
+    const client = newClient();
+    const token = await client.login(APP_DEMO.player);
+    await client.logout();
+    const read = await client.readAccessToken();
+    expect(read).toBeNull();
+    expect((await getMe(read)).body.action).toBe('login'); // no token: start the login flow
+    const old = await getMe(token);
+    expect(old.status).toBe(401);
+    expect(old.body.action).toBe('relogin');
+  });
+
+  it('after a long suspension: 401 relogin, the client re-reads, still expired, re-logs in, and works', async () => {
+    const client = newClient();
+    await client.login(APP_DEMO.player);
+    expect((await getMe(await client.readAccessToken())).status).toBe(200);
+    client.suspend();
+    h.emulator.advanceClock(LIFETIME_MS + 3_600_000);
+    client.resume();
+    const stale = await client.readAccessToken();
+    const refused = await getMe(stale);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ action: 'relogin', code: 40000 });
+    const recovered = await client.recoverFromUnauthorized(stale);
+    expect(recovered.how).toBe('relogin');
+    const res = await getMe(recovered.token);
+    expect(res.status).toBe(200);
+    expect(res.body.member_no).toBe(APP_DEMO.player);
+  });
+
+  it('a re-login changes the token; the previous one gets 401 relogin', async () => {
+    const client = newClient();
+    const first = await client.login(APP_DEMO.player);
+    const second = await client.login(APP_DEMO.player);
+    expect((await getMe(first)).status).toBe(401);
+    expect((await getMe(second)).status).toBe(200);
+  });
+});
