@@ -10,12 +10,6 @@
  * | 3 | configuration error: missing or invalid settings, 40105, 41002, API token still refused (40101/40103) |
  * | 4 | platform unavailable: unreachable, timed out, 5xx, 50000 |
  * | 5 | not found: `lookup` found no such member |
- *
- * @example
- * ```ts
- * import { ExitCode } from './exit-codes.js';
- * process.exitCode = ExitCode.USAGE;
- * ```
  */
 export const ExitCode = {
   OK: 0,

@@ -62,9 +62,16 @@ const DEFAULTS: Record<ErrorKind, { status: number; action: ClientAction; title:
  *
  * @example
  * ```ts
- * import { isPlatformError } from 'passport-game-platform';
- * try { await client.verifyUserToken(token); }
- * catch (err) { if (isPlatformError(err) && err.kind === 'invalid_token') { ... } }
+ * import { isPlatformError, PlatformClient } from 'passport-game-platform';
+ * declare const client: PlatformClient;
+ * async function memberNoOf(token: string): Promise<string | null> {
+ *   try {
+ *     return (await client.verifyUserToken(token)).memberNo;
+ *   } catch (err) {
+ *     if (isPlatformError(err) && err.kind === 'invalid_token') return null; // ask for a new login
+ *     throw err; // 503 retry_later or 500 contact_support
+ *   }
+ * }
  * ```
  */
 export class PlatformError extends Error {
