@@ -19,6 +19,8 @@ export interface AppConfig {
   realm?: string;
   /** Where server faults are logged; default the package's (console). */
   logger?: Logger;
+  /** `/healthz` answers 503 until this returns true (the server's start-up is done); default: ready. */
+  isReady?: () => boolean;
 }
 
 /** {@link AppConfig} with defaults filled in. */
@@ -31,6 +33,7 @@ export interface ResolvedAppConfig {
   gameId: string;
   realm: string | undefined;
   logger: Logger | undefined;
+  isReady: () => boolean;
 }
 
 export function resolveAppConfig(config: AppConfig): ResolvedAppConfig {
@@ -50,5 +53,6 @@ export function resolveAppConfig(config: AppConfig): ResolvedAppConfig {
     gameId: config.gameId ?? config.client.config.gameId,
     realm: config.realm,
     logger: config.logger,
+    isReady: config.isReady ?? (() => true),
   };
 }

@@ -32,7 +32,7 @@ export function createApp(config: AppConfig): Express {
   // form-body token.
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
-  app.use(healthRoutes());
+  app.use(healthRoutes(resolved.isReady));
   app.use(meRoutes(resolved));
   app.use(adminMemberRoutes(resolved));
   app.use(eventRoutes(resolved));

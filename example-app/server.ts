@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     await demo?.emulator.close();
     fail((err as Error).message);
   }
+  let ready = false; // /healthz answers 503 until the warm-up below is done
   const admins = new Set(settings.adminMemberNos ?? (demo ? [demoMembers(platform.gameId).admin.memberNo] : []));
   const app = createApp({
     client,
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
     webLoginUrl: demo ? `${demo.emulator.url}/_emulator/web/login` : settings.webLoginUrl,
     webLogoutUrl: demo ? `${demo.emulator.url}/_emulator/web/logout` : settings.webLogoutUrl,
     logger,
+    isReady: () => ready,
   });
   const server = createServer(app);
   // The emulator's cookie reaches the app only on the same host name: loopback
@@ -96,6 +98,7 @@ async function main(): Promise<void> {
   if (!demo) out(`Platform: ${client.config.baseUrl} (game ${client.config.gameId})`);
   if (admins.size === 0) out('ADMIN_MEMBER_NOS is empty: /admin/members answers 403 to everyone.');
   await warmUp(client, logger);
+  ready = true;
   if (demo) printQuickStart(demo.emulator, platform, appUrl, admins);
   else out(`Web event page: ${appUrl}/event`);
   out('');

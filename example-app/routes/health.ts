@@ -1,10 +1,16 @@
 import { Router } from 'express';
 
-/** `GET /healthz`: 200 `{"status":"ok"}` while the app serves requests. */
-export function healthRoutes(): Router {
+/**
+ * `GET /healthz`: 200 `{"status":"ok"}` once the server's start-up (the API
+ * token warm-up) is done, 503 `{"status":"starting"}` before. A platform
+ * misconfiguration found at start-up does not make it unhealthy: the app
+ * serves and answers protected routes with 500 `contact_support`.
+ */
+export function healthRoutes(isReady: () => boolean): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
-    res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+    const ready = isReady();
+    res.status(ready ? 200 : 503).set('Cache-Control', 'no-store').json({ status: ready ? 'ok' : 'starting' });
   });
   return router;
 }

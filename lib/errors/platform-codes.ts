@@ -38,15 +38,21 @@ export function errorForPlatformCode(code: number, endpoint: PlatformEndpoint): 
       if (endpoint === 'E3') {
         return new PlatformError({ kind: 'invalid_request', code, status: 400, action: 'none', message: 'The platform rejected the member lookup as a bad request (40000): check search_type and value.' });
       }
-      if (endpoint === 'E1') break;
+      if (endpoint === 'E1') {
+        return new PlatformError({ kind: 'configuration', code, message: 'The platform rejected our API token request as a bad request (40000): check PLATFORM_CLIENT_ID, PLATFORM_CLIENT_SECRET and PLATFORM_GAME_ID are set and well formed.' });
+      }
       return new PlatformError({ kind: 'invalid_token', code, message: 'The platform rejected the user token (40000): it is wrong, expired, refreshed or logged out; the client must log in again.', description: 'The access token is invalid or expired' });
     case PlatformCode.INVALID_API_TOKEN:
     case PlatformCode.EXPIRED_API_TOKEN:
+      if (endpoint === 'web') {
+        // The web route's bearer is the player's own web token, not our API token.
+        return new PlatformError({ kind: 'invalid_token', code, message: `The platform rejected the web token (${code}): it is wrong or expired; the player must log in again.`, description: 'The access token is invalid or expired' });
+      }
       return new PlatformError({ kind: 'configuration', code, message: `The platform still refuses our API Access Token (${code}) after one reissue: check the server credentials (PLATFORM_CLIENT_ID, PLATFORM_GAME_ID) and the environment (Live or Sandbox).` });
     case PlatformCode.CLIENT_MISMATCH:
       return new PlatformError({ kind: 'configuration', code, message: 'The platform says client_id and client_secret do not match (40105): check that Live and Sandbox keys are not mixed (PLATFORM_ENV / PLATFORM_BASE_URL, PLATFORM_CLIENT_ID, PLATFORM_CLIENT_SECRET).' });
     case PlatformCode.GAME_ID_MISMATCH:
-      return new PlatformError({ kind: 'configuration', code, message: "The platform says the Game ID differs from the API token's service_id (41002): PLATFORM_GAME_ID must be the Game ID the credentials were issued for, in the same environment." });
+      return new PlatformError({ kind: 'configuration', code, message: "The platform says the Game ID differs from the API token's service_id (41002): PLATFORM_GAME_ID must be the Game ID the credentials were issued for, in the same environment (or a player sent a token of another game)." });
     case PlatformCode.DEVICE_NOT_REGISTERED:
       return new PlatformError({ kind: 'device_not_registered', code, message: 'The member must register this device before playing (46217).' });
     case PlatformCode.UNKNOWN_ERROR:

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import { consoleErrorLogger } from '../auth/default-logger.js';
+import { LogThrottle } from '../client/log-throttle.js';
 import type { Logger } from '../types.js';
 import { classifyError } from './classify-error.js';
 import { problemFor, sendProblem } from './problem.js';
@@ -8,11 +9,17 @@ import { problemFor, sendProblem } from './problem.js';
 export interface PlatformErrorHandlerOptions {
   /** Realm of `WWW-Authenticate`; default: the failing strategy's, else `'game-platform'`. */
   realm?: string | undefined;
-  /** Where 5xx and unexpected errors are logged. Default: `console.error`. */
+  /**
+   * Where 5xx and unexpected errors are logged (a platform outage or a
+   * configuration fault: one line per kind and code a minute). Default: `console.error`.
+   */
   logger?: Logger | undefined;
   /** Put a 5xx error's own message in `detail` (development only). Default `false`. */
   exposeDetail?: boolean | undefined;
 }
+
+/** At most one log line per kind of server fault (and code) in this window. */
+export const SERVER_FAULT_LOG_WINDOW_MS = 60_000;
 
 function describe(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { errorType: typeof err };
@@ -38,10 +45,12 @@ export function platformErrorHandler(options: PlatformErrorHandlerOptions = {}):
   if (realm !== undefined && (typeof realm !== 'string' || realm === '')) {
     throw new TypeError('platformErrorHandler: options.realm must be a non-empty string');
   }
-  if (options.logger !== undefined && typeof options.logger?.error !== 'function') {
+  if (options.logger !== undefined && (typeof options.logger?.error !== 'function' || typeof options.logger.warn !== 'function')) {
     throw new TypeError('platformErrorHandler: options.logger must have error() and warn() methods');
   }
   const logger = options.logger ?? consoleErrorLogger;
+  // An outage or a misconfiguration fails every request: log it once a minute, not per request.
+  const throttle = new LogThrottle(Date, SERVER_FAULT_LOG_WINDOW_MS);
   // Four parameters: Express recognises error middleware by its arity.
   return function platformErrorHandler(err, req, res, next) {
     if (res.headersSent) return next(err);
@@ -51,7 +60,7 @@ export function platformErrorHandler(options: PlatformErrorHandlerOptions = {}):
       return sendProblem(res, classified.problem);
     }
     const { error } = classified;
-    if (error.isServerFault) {
+    if (error.isServerFault && throttle.allow(`${error.kind}:${error.code ?? ''}`)) {
       const fields = { kind: error.kind, code: error.code, status: error.status };
       if (error.kind === 'configuration') logger.error(fields, error.message);
       else logger.warn(fields, error.message);

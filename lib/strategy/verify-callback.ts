@@ -10,6 +10,10 @@ export type VerifyCallback = (user: GameUser, done: VerifiedCallback) => void;
 /** {@link VerifyCallback} with the request first (`passReqToCallback: true`). */
 export type VerifyCallbackWithRequest = (req: Request, user: GameUser, done: VerifiedCallback) => void;
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
 /** Outcome of a verify callback: the user to accept, or `false` to deny. */
 export interface VerifyOutcome {
   user: Express.User | false;
@@ -18,7 +22,9 @@ export interface VerifyOutcome {
 
 /**
  * Calls a passport-style verify callback once and turns it into a promise.
- * A second `done` call is ignored; a synchronous throw rejects.
+ * A second `done` call is ignored; a synchronous throw rejects, and so does
+ * a returned promise that rejects (an `async` verify), so the request always
+ * ends (trap 8).
  */
 export function runVerifyCallback(
   verify: VerifyCallback | VerifyCallbackWithRequest,
@@ -34,7 +40,9 @@ export function runVerifyCallback(
       if (err !== null && err !== undefined) reject(err);
       else resolve({ user: result ?? false, info });
     };
-    if (passReqToCallback) (verify as VerifyCallbackWithRequest)(req, user, done);
-    else (verify as VerifyCallback)(user, done);
+    const returned: unknown = passReqToCallback
+      ? (verify as VerifyCallbackWithRequest)(req, user, done)
+      : (verify as VerifyCallback)(user, done);
+    if (isThenable(returned)) returned.then(undefined, (err: unknown) => done(err ?? new Error('verify callback rejected')));
   });
 }

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { createApp } from '../../example-app/create-app.js';
 import { APP_DEMO, startAppHarness } from '../support/app-harness.js';
 import type { AppHarness } from '../support/app-harness.js';
 
@@ -19,6 +20,16 @@ describe('example app routes', () => {
     const res = await request(h.app).get('/healthz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('GET /healthz answers 503 {"status":"starting"} until the start-up is done', async () => {
+    let ready = false;
+    const app = createApp({ client: h.client, adminMemberNos: [], isReady: () => ready });
+    const before = await request(app).get('/healthz');
+    ready = true;
+    const after = await request(app).get('/healthz');
+    expect([before.status, before.body]).toEqual([503, { status: 'starting' }]);
+    expect([after.status, after.body]).toEqual([200, { status: 'ok' }]);
   });
 
   it('GET /api/me answers the player of the bearer token', async () => {

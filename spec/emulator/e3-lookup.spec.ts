@@ -63,12 +63,12 @@ describe('E3 GET /member/v3.0/{game_id}?search_type=&value=', () => {
 });
 
 describe('E3 with an expired API token', () => {
-  it('answers HTTP 401 with 40103', async () => {
+  it("answers HTTP 401 with 40101 (E3's table has no 40103)", async () => {
     await withEmulator({}, async (emulator) => {
       const token = await apiToken(emulator.url);
       emulator.advanceClock(DAYS_30_MS + 1);
       const res = await lookup(emulator.url, token, `search_type=member_no&value=${DEMO.admin}`);
-      expect([res.status, res.json]).toEqual([401, { code: 40103, message: expect.any(String) }]);
+      expect([res.status, res.json]).toEqual([401, { code: 40101, message: expect.any(String) }]);
     });
   });
 });

@@ -19,7 +19,9 @@ describe('errorForPlatformCode: the one map from platform codes to outcomes', ()
     [41002, 'E3', 'configuration', 500, 'contact_support'],
     [46217, 'E2', 'device_not_registered', 403, 'register_device'],
     [50000, 'E2', 'platform_unavailable', 503, 'retry_later'],
-    [40000, 'E1', 'platform_unavailable', 503, 'retry_later'],
+    [40000, 'E1', 'configuration', 500, 'contact_support'],
+    [40101, 'web', 'invalid_token', 401, 'relogin'],
+    [40103, 'web', 'invalid_token', 401, 'relogin'],
     [12345, 'E2', 'platform_unavailable', 503, 'retry_later'],
   ] as const)('maps %i on %s to %s (%i, %s)', (code, endpoint, kind, status, action) => {
     const error = errorForPlatformCode(code, endpoint);

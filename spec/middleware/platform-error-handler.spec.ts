@@ -46,6 +46,20 @@ describe.each(EXPRESS_VERSIONS)('platformErrorHandler on %s', (_version, express
     expect(logger.lines.map((l) => l.level)).toEqual(['warn']);
   });
 
+  it('logs a fault that fails every request once, not once per request', async () => {
+    const logger = memoryLogger();
+    const app = appThrowing(expressFn, errorForTransportFault('network', 'E2'), { logger });
+    const statuses = [];
+    for (let i = 0; i < 5; i += 1) statuses.push((await request(app).get('/x')).status);
+    expect(statuses).toEqual([503, 503, 503, 503, 503]);
+    expect(logger.lines).toHaveLength(1);
+  });
+
+  it('refuses a logger without warn() at start-up, naming the option', () => {
+    const logger = { error: () => {} } as unknown as PlatformErrorHandlerOptions['logger'];
+    expect(() => platformErrorHandler({ logger })).toThrow('platformErrorHandler: options.logger must have error() and warn() methods');
+  });
+
   it('uses the configured realm, escaped', async () => {
     const res = await request(appThrowing(expressFn, invalidRequest('x'), { realm: 'my "game"\r\nX-Evil: 1' })).get('/x');
     expect(res.headers['www-authenticate']).toBe('Bearer realm="my gameX-Evil: 1", error="invalid_request", error_description="x"');

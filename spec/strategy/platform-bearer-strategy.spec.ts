@@ -94,8 +94,14 @@ describe('PlatformBearerStrategy', () => {
   });
 
   it('passes a CORS preflight without credentials', async () => {
-    const { first } = await run(strategyWith(async () => USER), { method: 'OPTIONS' });
+    const preflight = { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET' } };
+    const { first } = await run(strategyWith(async () => USER), preflight);
     expect(first.name).toBe('pass');
+  });
+
+  it('authenticates an OPTIONS request that is not a preflight', async () => {
+    const { first } = await run(strategyWith(async () => USER), { method: 'OPTIONS' });
+    expect(first).toEqual({ name: 'fail', args: ['Bearer realm="game-platform"', 401] });
   });
 
   it('turns sessions off unless the route asked for them (trap 9)', async () => {
@@ -129,6 +135,25 @@ describe('PlatformBearerStrategy verify callback', () => {
     const strategy = new PlatformBearerStrategy({ client }, (user, done) => done(null, { ...user, guid: '7' }, { scope: 'play' }));
     const { first } = await run(strategy, auth('Bearer tok'));
     expect(first).toEqual({ name: 'success', args: [{ ...USER, guid: '7' }, { scope: 'play' }] });
+  });
+
+  it('ends the request through error() when an async verify callback rejects (trap 8)', async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const strategy = new PlatformBearerStrategy({ client }, async () => {
+        throw new Error('database down');
+      });
+      const { first, actions } = await run(strategy, auth('Bearer tok'));
+      expect(first.name).toBe('error');
+      expect(first.args[0]).toMatchObject({ status: 500, action: 'contact_support' });
+      expect(actions).toHaveLength(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
   });
 
   it('receives the request first with passReqToCallback', async () => {
