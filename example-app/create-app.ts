@@ -1,5 +1,5 @@
 import express from 'express';
-import type { Express } from 'express';
+import type { ErrorRequestHandler, Express } from 'express';
 import { PlatformError, platformErrorHandler } from '../lib/index.js';
 import { resolveAppConfig } from './app-config.js';
 import type { AppConfig } from './app-config.js';
@@ -11,6 +11,16 @@ import { meRoutes } from './routes/me.js';
 export type { AppConfig } from './app-config.js';
 
 const BODY_LIMIT = '16kb';
+
+/**
+ * body-parser keeps the raw request body in a parse error's `body`: a token a
+ * client put in a malformed JSON body would reach every error logger after
+ * this point. Drop it; the status and `type` are all the handler needs.
+ */
+const dropRawBodyFromParseErrors: ErrorRequestHandler = (err, _req, _res, next) => {
+  if (err !== null && typeof err === 'object' && 'body' in err) delete (err as { body?: unknown }).body;
+  next(err);
+};
 
 /**
  * The example game backend as an Express app, not listening (`server.ts`
@@ -32,6 +42,7 @@ export function createApp(config: AppConfig): Express {
   // form-body token.
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
+  app.use(dropRawBodyFromParseErrors);
   app.use(healthRoutes(resolved.isReady));
   app.use(meRoutes(resolved));
   app.use(adminMemberRoutes(resolved));

@@ -34,14 +34,19 @@ export {
   DEFAULT_MAX_QUEUED_CALLS,
   DEFAULT_CACHE_MAX_ENTRIES,
   MAX_CACHE_TTL_MS,
+  DEFAULT_CIRCUIT_FAILURE_THRESHOLD,
+  DEFAULT_CIRCUIT_OPEN_MS,
   resolvePlatformConfig,
   fromEnv,
   fingerprint,
   silentLogger,
 } from './config/index.js';
-export type { PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig, ResultCacheOptions } from './config/index.js';
+export type {
+  CircuitBreakerOptions, PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig, ResultCacheOptions,
+} from './config/index.js';
 
-export { PlatformHttp, KEEP_ALIVE_IDLE_MS } from './http/index.js';
+export { PlatformHttp, KEEP_ALIVE_IDLE_MS, isCircuitOpenError } from './http/index.js';
+export type { HttpLoad, CircuitState, CircuitEvent } from './http/index.js';
 
 export {
   ApiTokenProvider,
@@ -52,8 +57,8 @@ export {
 } from './provider/index.js';
 export type { ApiTokenProviderDeps, GetTokenOptions, TokenEvent, ProviderState } from './provider/index.js';
 
-export { PlatformClient, MAX_USER_TOKEN_LENGTH } from './client/index.js';
-export type { PlatformClientOptions, CallEvent, MemberQuery } from './client/index.js';
+export { PlatformClient, MAX_USER_TOKEN_LENGTH, INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS } from './client/index.js';
+export type { PlatformClientOptions, CallEvent, MemberQuery, ProbeEvent, ProbeOutcome } from './client/index.js';
 
 export {
   extractBearerToken,

@@ -8,8 +8,10 @@ import type { ApiTokenProvider } from '../provider/index.js';
 import { CONFIGURATION_BACKOFF_MS } from '../provider/index.js';
 import type { CallEvent } from './client-options.js';
 import { LogThrottle } from './log-throttle.js';
+import type { TokenRunGuard } from './token-run-guard.js';
 
 type Parse<T> = (reply: PlatformReply, endpoint: PlatformEndpoint) => T;
+type Build = (apiToken: string) => PlatformRequest;
 
 interface Progress {
   started: number;
@@ -34,39 +36,49 @@ export class ApiCall {
     private readonly http: PlatformHttp,
     private readonly provider: ApiTokenProvider,
     private readonly emit: (event: CallEvent) => void,
+    private readonly guard?: TokenRunGuard,
   ) {
     this.#throttle = new LogThrottle(config.clock, CONFIGURATION_BACKOFF_MS);
   }
 
-  /** A call authenticated with the API token (E2, E3). */
-  async run<T>(endpoint: PlatformEndpoint, build: (apiToken: string) => PlatformRequest, parse: Parse<T>): Promise<T> {
+  /**
+   * A call authenticated with the API token (E2, E3). `subject` (the user
+   * token's key, E2 only) lets the guard notice a run of 40000s (trap 14).
+   */
+  async run<T>(endpoint: PlatformEndpoint, build: Build, parse: Parse<T>, subject?: string): Promise<T> {
     const progress: Progress = { started: performance.now(), stats: { attempts: 0 } };
     const deadline = progress.started + this.config.totalTimeoutMs;
     try {
       progress.loggedByProvider = true;
-      let apiToken = await this.provider.getToken({ deadline });
+      const apiToken = await this.provider.getToken({ deadline });
       progress.loggedByProvider = false;
       progress.apiToken = apiToken;
       let reply = await this.http.request({ ...build(apiToken), deadline }, progress.stats);
-      if (isApiTokenRejection(reply.code)) {
-        // 40101/40103: one reissue, one retry, never more.
-        progress.reissued = true;
-        progress.loggedByProvider = true;
-        const fresh = await this.provider.reissue(apiToken, { deadline });
-        progress.loggedByProvider = false;
-        const handedBack = fresh === apiToken;
-        apiToken = fresh;
-        progress.apiToken = apiToken;
-        reply = await this.http.request({ ...build(apiToken), deadline }, progress.stats);
-        if (isApiTokenRejection(reply.code)) {
-          progress.loggedByProvider = true;
-          throw this.provider.rejectedAfterReissue(apiToken, reply.code, endpoint, handedBack);
-        }
+      let ourFault = isApiTokenRejection(reply.code);
+      if (!ourFault && subject !== undefined && this.guard !== undefined) {
+        ourFault = await this.guard.ourFault(reply.code, subject, apiToken, deadline);
       }
+      // 40101/40103 (or a probe blaming our token): one reissue, one retry, never more.
+      if (ourFault) reply = await this.#reissueAndRetry(endpoint, build, progress, deadline);
       return this.#settle(endpoint, reply, parse, progress);
     } catch (error) {
       throw this.#failed(endpoint, error, progress);
     }
+  }
+
+  async #reissueAndRetry(endpoint: PlatformEndpoint, build: Build, progress: Progress, deadline: number): Promise<PlatformReply> {
+    const rejected = progress.apiToken as string;
+    progress.reissued = true;
+    progress.loggedByProvider = true;
+    const fresh = await this.provider.reissue(rejected, { deadline });
+    progress.loggedByProvider = false;
+    progress.apiToken = fresh;
+    const reply = await this.http.request({ ...build(fresh), deadline }, progress.stats);
+    if (isApiTokenRejection(reply.code)) {
+      progress.loggedByProvider = true;
+      throw this.provider.rejectedAfterReissue(fresh, reply.code, endpoint, fresh === rejected);
+    }
+    return reply;
   }
 
   /** A call authenticated by the request itself (the web token). */

@@ -3,6 +3,7 @@ import pMemoize from 'p-memoize';
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import { tokenKey } from '../config/index.js';
 import { PlatformHttp } from '../http/index.js';
+import type { CircuitEvent, HttpLoad, PlatformRequest } from '../http/index.js';
 import { ApiTokenProvider } from '../provider/index.js';
 import type { GameUser } from '../types.js';
 import { ApiCall } from './api-call.js';
@@ -12,6 +13,8 @@ import { assertUserToken, searchParams } from './client-input.js';
 import type { MemberQuery } from './client-input.js';
 import { memberFromReply, requireMember } from './member-reply.js';
 import { ResultCache } from './result-cache.js';
+import { TokenRunGuard } from './token-run-guard.js';
+import type { ProbeEvent } from './token-run-guard.js';
 
 type TokenKind = 'E2' | 'web';
 
@@ -20,6 +23,12 @@ type TokenKind = 'E2' | 'web';
  * members up (E3). Identical tokens verified concurrently share one call;
  * 40101/40103 lead to exactly one API-token reissue and one retry; every
  * failure is a `PlatformError`.
+ *
+ * Events: `'call'` ({@link CallEvent}, one per operation); `'circuit'`
+ * (`CircuitEvent`, each state change of the circuit breaker: `open`,
+ * `half-open`, `closed`); `'probe'` ({@link ProbeEvent}, when a run of 40000s
+ * across many distinct user tokens made the client check its own API token
+ * with one E3 lookup).
  *
  * @example
  * ```ts
@@ -38,7 +47,7 @@ type TokenKind = 'E2' | 'web';
  * }
  * ```
  */
-export class PlatformClient extends EventEmitter<{ call: [CallEvent] }> {
+export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [CircuitEvent]; probe: [ProbeEvent] }> {
   readonly config: ResolvedPlatformConfig;
   readonly provider: ApiTokenProvider;
   readonly #http: PlatformHttp;
@@ -52,7 +61,9 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent] }> {
     this.#http = new PlatformHttp(this.config);
     const shared = (options as { provider?: ApiTokenProvider }).provider;
     this.provider = shared ?? new ApiTokenProvider(this.config, { http: this.#http });
-    this.#api = new ApiCall(this.config, this.#http, this.provider, (event) => this.emit('call', event));
+    this.#http.on('circuit', (event) => this.emit('circuit', event));
+    const guard = new TokenRunGuard(this.config, this.#http, (apiToken) => this.#probeRequest(apiToken), (event) => this.emit('probe', event));
+    this.#api = new ApiCall(this.config, this.#http, this.provider, (event) => this.emit('call', event), guard);
     this.#cache = new ResultCache(this.config);
     this.#verifyShared = pMemoize((key: string, kind: TokenKind, token: string) => this.#verify(key, kind, token), {
       cache: false,
@@ -92,6 +103,11 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent] }> {
     this.#cache.delete(`web:${tokenKey(token)}`);
   }
 
+  /** Platform calls in flight and queued, and the circuit breaker's state (for health checks). */
+  get load(): HttpLoad {
+    return this.#http.load;
+  }
+
   /** Destroys this client's keep-alive agents (and those of the provider it built). */
   close(): void {
     this.#http.close();
@@ -118,7 +134,7 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent] }> {
           path: `${this.#memberPath()}/token/verify`,
           headers: { ...this.#headers(apiToken), 'Content-Type': 'application/json' },
           body: { access_token: token },
-        }), requireMember)
+        }), requireMember, key)
         : await this.#api.runPlain('web', {
           endpoint: 'web',
           method: 'GET',
@@ -135,6 +151,11 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent] }> {
 
   #memberPath(): string {
     return `/member/v3.0/${encodeURIComponent(this.config.gameId)}`;
+  }
+
+  // Trap 14: any well-formed lookup tells whether the platform accepts our API token.
+  #probeRequest(apiToken: string): PlatformRequest {
+    return { endpoint: 'E3', method: 'GET', path: this.#memberPath(), query: { search_type: 'member_no', value: '1' }, headers: this.#headers(apiToken) };
   }
 
   #headers(apiToken: string): Record<string, string> {

@@ -17,6 +17,12 @@ export const DEFAULT_RETRY_MAX_DELAY_MS = 1000;
 export const DEFAULT_MAX_CONCURRENT_CALLS = 64;
 /** Calls allowed to wait for a free slot; beyond that a call fails fast (503 `overloaded`). */
 export const DEFAULT_MAX_QUEUED_CALLS = 1024;
+/** Consecutive failed platform calls (transport faults, 5xx, 50000) that open the circuit breaker. */
+export const DEFAULT_CIRCUIT_FAILURE_THRESHOLD = 10;
+/** How long an open circuit answers 503 at once before letting one probe call through. */
+export const DEFAULT_CIRCUIT_OPEN_MS = 5000;
+/** Longest accepted open period of the circuit breaker. */
+export const MAX_CIRCUIT_OPEN_MS = 300_000;
 /** Entries of the opt-in result cache. */
 export const DEFAULT_CACHE_MAX_ENTRIES = 10_000;
 /** Longest result-cache TTL allowed: a user token revoked on the platform is trusted at most this long. */

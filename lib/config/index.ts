@@ -1,5 +1,5 @@
 export * from './defaults.js';
-export type { PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig, ResultCacheOptions } from './platform-config.js';
+export type { CircuitBreakerOptions, PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig, ResultCacheOptions } from './platform-config.js';
 export { resolvePlatformConfig, configWith } from './resolve-config.js';
 export { fromEnv } from './from-env.js';
 export { fingerprint, tokenKey } from './fingerprint.js';

@@ -12,6 +12,24 @@ export interface ResultCacheOptions {
 }
 
 /**
+ * The circuit breaker of the HTTP layer. Only transport faults count as
+ * failures (network errors, timeouts, 5xx or unreadable bodies, code 50000,
+ * each after its retries); any platform answer with a code (40000, 46217,
+ * 40101...) counts as a success, so invalid user tokens can never open it.
+ */
+export interface CircuitBreakerOptions {
+  /** Consecutive failed calls that open the circuit; default 10 (1 to 1000). */
+  failureThreshold?: number;
+  /**
+   * How long the open circuit answers 503 `retry_later` without calling the
+   * platform; then one probe call is let through (half-open), and its outcome
+   * closes or reopens the circuit. Default 5000 (100 to 300000). Judged with
+   * `clock` on each call: no timer is set.
+   */
+  openMs?: number;
+}
+
+/**
  * Options of the platform client and the API-token provider, checked once by
  * {@link resolvePlatformConfig}. Durations are in milliseconds.
  */
@@ -48,6 +66,8 @@ export interface PlatformConfig {
   maxConcurrentCalls?: number;
   /** Calls waiting for a slot before failing fast with 503; default 1024 (0: fail at once). */
   maxQueuedCalls?: number;
+  /** Fail fast while the platform is down; on by default (`{ failureThreshold: 10, openMs: 5000 }`); `false`: off. */
+  circuitBreaker?: CircuitBreakerOptions | false;
 }
 
 /**
@@ -75,4 +95,6 @@ export interface ResolvedPlatformConfig {
   readonly cache: Readonly<Required<ResultCacheOptions>> | undefined;
   readonly maxConcurrentCalls: number;
   readonly maxQueuedCalls: number;
+  /** `undefined` when turned off. */
+  readonly circuitBreaker: Readonly<Required<CircuitBreakerOptions>> | undefined;
 }

@@ -47,6 +47,15 @@ function resolveCache(value: unknown): ResolvedPlatformConfig['cache'] {
   return Object.freeze({ ttlMs, maxEntries });
 }
 
+function resolveCircuitBreaker(value: unknown): ResolvedPlatformConfig['circuitBreaker'] {
+  if (value === false) return undefined;
+  if (value !== undefined && !isObject(value)) throw configError('"circuitBreaker" must be an object or false');
+  const o: Record<string, unknown> = isObject(value) ? value : {};
+  const failureThreshold = integerIn(o.failureThreshold, 'circuitBreaker.failureThreshold', 1, 1000, D.DEFAULT_CIRCUIT_FAILURE_THRESHOLD);
+  const openMs = integerIn(o.openMs, 'circuitBreaker.openMs', 100, D.MAX_CIRCUIT_OPEN_MS, D.DEFAULT_CIRCUIT_OPEN_MS);
+  return Object.freeze({ failureThreshold, openMs });
+}
+
 function resolveTimeouts(o: Record<string, unknown>) {
   const timeoutMs = integerIn(o.timeoutMs, 'timeoutMs', 1, D.MAX_TIMEOUT_MS, D.DEFAULT_TIMEOUT_MS);
   const totalTimeoutMs = integerIn(
@@ -97,6 +106,7 @@ export function resolvePlatformConfig(options: PlatformConfig | ResolvedPlatform
     cache: resolveCache(o.cache),
     maxConcurrentCalls: integerIn(o.maxConcurrentCalls, 'maxConcurrentCalls', 1, 10_000, D.DEFAULT_MAX_CONCURRENT_CALLS),
     maxQueuedCalls: integerIn(o.maxQueuedCalls, 'maxQueuedCalls', 0, 1_000_000, D.DEFAULT_MAX_QUEUED_CALLS),
+    circuitBreaker: resolveCircuitBreaker(o.circuitBreaker),
   };
   Object.defineProperty(config, 'clientSecret', { value: clientSecret, enumerable: false });
   Object.defineProperty(config, inspect.custom, { value: redacted, enumerable: false });
@@ -124,6 +134,7 @@ export function configWith(config: ResolvedPlatformConfig, overrides: Partial<Pl
     cache: config.cache ?? false,
     maxConcurrentCalls: config.maxConcurrentCalls,
     maxQueuedCalls: config.maxQueuedCalls,
+    circuitBreaker: config.circuitBreaker ?? false,
   };
   return resolvePlatformConfig({ ...base, ...overrides });
 }

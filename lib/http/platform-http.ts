@@ -1,22 +1,22 @@
+import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import axios, { isAxiosError } from 'axios';
+import { isAxiosError } from 'axios';
 import type { AxiosInstance, AxiosResponse } from 'axios';
-import axiosRetry from 'axios-retry';
 import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js';
 import { resolvePlatformConfig } from '../config/index.js';
+import { isTransientCode } from '../errors/index.js';
 import type { PlatformEndpoint } from '../errors/index.js';
 import { createAgents, destroyAgents } from './agents.js';
 import type { Agents } from './agents.js';
 import { CallLimiter } from './call-limiter.js';
+import { CircuitBreaker } from './circuit-breaker.js';
+import type { CallVerdict, CircuitEvent, CircuitState } from './circuit-breaker.js';
+import { logCircuitChange } from './circuit-log.js';
 import { faultFromBadBody, faultFromError } from './fault-boundary.js';
-import { BadBody, parsePlatformBody } from './platform-body.js';
+import { createPlatformAxios } from './platform-axios.js';
+import { BadBody } from './platform-body.js';
 import type { PlatformBody } from './platform-body.js';
 import { retryOptions } from './retry-options.js';
-
-/** Largest response body read from the platform (its answers are a few hundred bytes). */
-export const MAX_RESPONSE_BYTES = 64 * 1024;
-/** Largest request body sent (a user token is at most a few KiB). */
-export const MAX_REQUEST_BYTES = 64 * 1024;
 
 export interface PlatformRequest {
   endpoint: PlatformEndpoint;
@@ -40,48 +40,54 @@ export interface CallStats {
   attempts: number;
 }
 
+/** What {@link PlatformHttp.load} reports, for health checks. */
+export interface HttpLoad {
+  active: number;
+  queued: number;
+  /** `closed` also when the circuit breaker is turned off. */
+  circuit: CircuitState;
+}
+
 /**
  * The HTTP layer: one dedicated axios instance with keep-alive agents, bounded
  * sizes, no redirects, no proxy, lossless JSON, explicit retries inside a
- * total budget, and a cap on calls in flight. Every failure leaves it as a
- * `PlatformError`; no AxiosError ever escapes.
+ * total budget, a cap on calls in flight and a circuit breaker. Every failure
+ * leaves it as a `PlatformError`; no AxiosError ever escapes. Emits
+ * `'circuit'` ({@link CircuitEvent}) on each state change of the breaker.
  */
-export class PlatformHttp {
+export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
   readonly config: ResolvedPlatformConfig;
   readonly #agents: Agents;
   readonly #axios: AxiosInstance;
   readonly #limiter: CallLimiter;
+  readonly #breaker: CircuitBreaker | undefined;
 
   constructor(config: PlatformConfig | ResolvedPlatformConfig) {
+    super();
     this.config = resolvePlatformConfig(config);
+    const breaker = this.config.circuitBreaker;
+    this.#breaker = breaker === undefined ? undefined : new CircuitBreaker(
+      breaker.failureThreshold, breaker.openMs, this.config.clock, (event) => this.#circuitChanged(event),
+    );
     this.#agents = createAgents(this.config.maxConcurrentCalls);
     this.#limiter = new CallLimiter(this.config.maxConcurrentCalls, this.config.maxQueuedCalls);
-    this.#axios = axios.create({
-      baseURL: this.config.baseUrl,
-      allowAbsoluteUrls: false,
-      adapter: 'http',
-      timeout: this.config.timeoutMs,
-      maxRedirects: 0,
-      maxContentLength: MAX_RESPONSE_BYTES,
-      maxBodyLength: MAX_REQUEST_BYTES,
-      proxy: false,
-      ...this.#agents,
-      validateStatus: () => true,
-      responseType: 'text',
-      responseEncoding: 'utf8',
-      transformResponse: [parsePlatformBody],
-      transitional: { clarifyTimeoutError: true, silentJSONParsing: true, forcedJSONParsing: false },
-      headers: { Accept: 'application/json', 'User-Agent': 'passport-game-platform' },
-    });
-    axiosRetry(this.#axios, { retries: 0 });
+    this.#axios = createPlatformAxios(this.config, this.#agents);
   }
 
-  /** Calls in flight and waiting (for health checks). */
-  get load(): { active: number; queued: number } {
-    return { active: this.#limiter.active, queued: this.#limiter.queued };
+  /** Calls in flight and waiting, and the circuit's state (for health checks). */
+  get load(): HttpLoad {
+    return { active: this.#limiter.active, queued: this.#limiter.queued, circuit: this.#breaker?.stateFor() ?? 'closed' };
   }
 
+  /**
+   * One platform call, retries included, within `totalTimeoutMs` (or the
+   * request's earlier deadline). Fails at once with 503 while the circuit is
+   * open. Resolves with any JSON answer carrying a `code`.
+   */
   async request(req: PlatformRequest, stats: CallStats = { attempts: 0 }): Promise<PlatformReply> {
+    const permit = this.#breaker?.admit(req.endpoint);
+    // A call refused by our own limiter says nothing about the platform.
+    let verdict: CallVerdict = 'ignored';
     const start = performance.now();
     const deadline = Math.min(req.deadline ?? Infinity, start + this.config.totalTimeoutMs);
     const controller = new AbortController();
@@ -90,12 +96,28 @@ export class PlatformHttp {
     try {
       await this.#limiter.acquire(controller.signal, req.endpoint);
       try {
-        return await this.#send(req, controller.signal, deadline, stats);
+        const reply = await this.#send(req, controller.signal, deadline, stats);
+        // Any code but 50000 is an answer, a 40000 included (trap 12).
+        verdict = isTransientCode(reply.code) ? 'failure' : 'success';
+        return reply;
+      } catch (error) {
+        verdict = 'failure';
+        throw error;
       } finally {
         this.#limiter.release();
       }
     } finally {
       clearTimeout(timer);
+      if (permit !== undefined) this.#breaker?.record(permit, verdict, req.endpoint);
+    }
+  }
+
+  #circuitChanged(event: CircuitEvent): void {
+    logCircuitChange(this.config, event);
+    try {
+      this.emit('circuit', event);
+    } catch {
+      // A throwing listener must not turn a platform answer into a failure.
     }
   }
 

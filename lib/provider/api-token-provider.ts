@@ -5,7 +5,7 @@ import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js'
 import { fingerprint, resolvePlatformConfig, tokenKey } from '../config/index.js';
 import { errorForPlatformCode, errorForTransportFault, isPlatformError } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
-import { PlatformHttp } from '../http/index.js';
+import { isCircuitOpenError, PlatformHttp } from '../http/index.js';
 import { ConfigurationBackoff } from './configuration-backoff.js';
 import { requestApiToken } from './request-api-token.js';
 import { holdToken, RENEWAL_RETRY_MS } from './token-lifetime.js';
@@ -154,7 +154,8 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
       // 40105, 41002: one clear line, then no E1 call for a while (no storm).
       this.#backoff.start(failure);
       this.config.logger.error({ code: failure.code, endpoint: 'E1' }, failure.message);
-    } else {
+    } else if (!isCircuitOpenError(failure)) {
+      // An open circuit has logged its one line; a line per refused call would be a storm.
       this.config.logger.warn({ code: failure.code, endpoint: 'E1' }, `API token issuance failed: ${failure.message}`);
     }
     this.emit('token', {

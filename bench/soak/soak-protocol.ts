@@ -1,0 +1,16 @@
+/** What the soak's app process reports over IPC (`{ op: 'stats', gc? }`). */
+export interface AppStats {
+  rssBytes: number;
+  heapUsedBytes: number;
+  unhandledRejections: number;
+  uncaughtExceptions: number;
+  /** `'call'` events by `endpoint:outcome`. */
+  calls: Record<string, number>;
+  /** Circuit breaker transitions, `previous->state`, in order. */
+  circuit: string[];
+  /** Outcomes of API-token probes after 40000 runs (trap 14). */
+  probes: string[];
+  logLines: { debug: number; info: number; warn: number; error: number };
+  /** The last 20 info/warn/error lines (messages only: never a secret). */
+  lastLogLines: string[];
+}

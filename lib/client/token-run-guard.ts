@@ -1,0 +1,127 @@
+import { performance } from 'node:perf_hooks';
+import type { ResolvedPlatformConfig } from '../config/index.js';
+import { fingerprint } from '../config/index.js';
+import { isApiTokenRejection, PlatformCode } from '../errors/index.js';
+import type { PlatformHttp, PlatformRequest } from '../http/index.js';
+import type { Clock } from '../types.js';
+
+/** Distinct user tokens refused with 40000 in a row (no success between) that make us check our own API token. */
+export const INVALID_TOKEN_RUN_LENGTH = 20;
+/** The run must happen within this window; and our API token is checked at most once per window. */
+export const INVALID_TOKEN_RUN_WINDOW_MS = 10_000;
+
+/**
+ * What the E3 probe of our own API token found:
+ * - `api_token_ok`: E3 answered 0, so the user tokens really are invalid;
+ * - `api_token_refused`: E3 answered 40101/40103, so our API token is bad (it is reissued);
+ * - `request_refused`: E3 answered 40000 to a well-formed lookup, so our requests are malformed (the token is reissued);
+ * - `inconclusive`: the probe failed (transport fault, other code).
+ */
+export type ProbeOutcome = 'api_token_ok' | 'api_token_refused' | 'request_refused' | 'inconclusive';
+
+/** Payload of the client's `'probe'` event (trap 14). Never holds a token, only the API token's fingerprint. */
+export interface ProbeEvent {
+  reason: 'invalid_token_run';
+  /** Distinct user tokens refused in the run that led to the probe. */
+  distinctTokens: number;
+  outcome: ProbeOutcome;
+  /** E3's code, when it answered one. */
+  code?: number;
+  durationMs: number;
+  tokenFingerprint: string;
+}
+
+/** Counts 40000s of distinct tokens with no success in between; time from `clock`, no timer. */
+class RunCounter {
+  readonly #keys = new Set<string>();
+  #since = 0;
+  #lastProbe = -Infinity;
+
+  constructor(private readonly clock: Clock, private readonly length: number, private readonly windowMs: number) {}
+
+  success(): void {
+    this.#keys.clear();
+  }
+
+  /** Records a refused token (by key); the run's size when a probe is due, else 0. */
+  refused(key: string): number {
+    const now = this.clock.now();
+    if (this.#keys.size === 0 || now - this.#since > this.windowMs) {
+      this.#keys.clear();
+      this.#since = now;
+    }
+    this.#keys.add(key);
+    if (this.#keys.size < this.length) return 0;
+    const size = this.#keys.size;
+    this.#keys.clear();
+    if (now - this.#lastProbe < this.windowMs) return 0;
+    this.#lastProbe = now;
+    return size;
+  }
+}
+
+const VERDICT: Record<ProbeOutcome, { level: 'error' | 'info'; text: string }> = {
+  api_token_refused: { level: 'error', text: 'and the platform refuses our API token too (E3 probe): the API token is dropped and reissued; if this repeats, check PLATFORM_CLIENT_ID, PLATFORM_GAME_ID and the environment.' },
+  request_refused: { level: 'error', text: 'and a well-formed member lookup with our API token is refused too (E3 probe, 40000): our requests to the platform look malformed (Authorization or caller-id); the API token is reissued. This is a server-side fault, not the players\'.' },
+  api_token_ok: { level: 'info', text: 'our API token works (E3 probe): the user tokens really are invalid.' },
+  inconclusive: { level: 'info', text: 'the E3 probe of our API token did not answer usefully; checking again on the next run.' },
+};
+
+/**
+ * Trap 14: 40000 also covers a bad Authorization value on our side. When many
+ * distinct user tokens are refused in a row, check our own API token with one
+ * E3 lookup before blaming every player; at most once per window, one log
+ * line and one `'probe'` event per check.
+ */
+export class TokenRunGuard {
+  readonly #run: RunCounter;
+
+  constructor(
+    private readonly config: ResolvedPlatformConfig,
+    private readonly http: PlatformHttp,
+    private readonly probeRequest: (apiToken: string) => PlatformRequest,
+    private readonly emit: (event: ProbeEvent) => void,
+  ) {
+    this.#run = new RunCounter(config.clock, INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS);
+  }
+
+  /**
+   * Sees an E2 answer for the user token `subject` (its key). Resolves true
+   * when a probe just found our own API token or request at fault.
+   */
+  async ourFault(code: number, subject: string, apiToken: string, deadline: number): Promise<boolean> {
+    if (code === PlatformCode.SUCCESS) {
+      this.#run.success();
+      return false;
+    }
+    if (code !== PlatformCode.BAD_REQUEST) return false;
+    const distinct = this.#run.refused(subject);
+    if (distinct === 0) return false;
+    const outcome = await this.#probe(apiToken, deadline, distinct);
+    return outcome === 'api_token_refused' || outcome === 'request_refused';
+  }
+
+  async #probe(apiToken: string, deadline: number, distinctTokens: number): Promise<ProbeOutcome> {
+    const started = performance.now();
+    let outcome: ProbeOutcome = 'inconclusive';
+    let code: number | undefined;
+    try {
+      const reply = await this.http.request({ ...this.probeRequest(apiToken), deadline });
+      code = reply.code;
+      if (code === PlatformCode.SUCCESS) outcome = 'api_token_ok';
+      else if (isApiTokenRejection(code)) outcome = 'api_token_refused';
+      else if (code === PlatformCode.BAD_REQUEST) outcome = 'request_refused';
+    } catch {
+      // A transport fault tells nothing about our token.
+    }
+    const tokenFingerprint = fingerprint(apiToken);
+    const durationMs = performance.now() - started;
+    const { level, text } = VERDICT[outcome];
+    this.config.logger[level](
+      { endpoint: 'E2', distinctTokens, probe: 'E3', outcome, code, fingerprint: tokenFingerprint },
+      `${distinctTokens} distinct user tokens were refused (40000) in a row; ${text}`,
+    );
+    this.emit({ reason: 'invalid_token_run', distinctTokens, outcome, ...(code === undefined ? {} : { code }), durationMs, tokenFingerprint });
+    return outcome;
+  }
+}

@@ -1,0 +1,67 @@
+import type { FaultSpec } from '../../lib/emulator/index.js';
+import { APP_DEMO } from '../support/app-harness.js';
+import { expectContactSupport, expectRetryLater, timed } from './support/fault-expect.js';
+import { jsonOf } from './support/raw-http.js';
+import type { RawReply } from './support/raw-http.js';
+import { FAST_BUDGET, startReliabilityApp } from './support/reliability-app.js';
+import type { ReliabilityApp } from './support/reliability-app.js';
+
+// RELIABILITY "Platform faults and their answers", the rows about our own
+// side: configuration faults (500, one log line, no E1 storm) and E1
+// unreachable at startup.
+
+const BOUND_MS = FAST_BUDGET.totalTimeoutMs + 900;
+const PLAYER = { member_no: APP_DEMO.player, guid: APP_DEMO.playerGuid };
+
+function expectPlayer(res: RawReply): void {
+  expect([res.status, jsonOf(res)]).toEqual([200, PLAYER]);
+}
+
+describe.each<[string, FaultSpec, number, RegExp]>([
+  ['40101 again after the reissue', { endpoint: 'E2', type: 'code', code: 40101, count: -1 }, 40101, /after one reissue.*PLATFORM_CLIENT_ID/],
+  ['E1 40105', { endpoint: 'E1', type: 'code', code: 40105, count: -1 }, 40105, /PLATFORM_CLIENT_SECRET/],
+  ['E1 41002', { endpoint: 'E1', type: 'code', code: 41002, count: -1 }, 41002, /PLATFORM_GAME_ID/],
+  ['E2 41002', { endpoint: 'E2', type: 'code', code: 41002, count: -1 }, 41002, /PLATFORM_GAME_ID/],
+])('%s', (_name, fault, code, fix) => {
+  let app: ReliabilityApp;
+  beforeAll(async () => {
+    app = await startReliabilityApp();
+  });
+  afterAll(() => app.close());
+
+  it('answers 500 contact_support, logs one clear line naming the fix, and makes no storm of E1 calls', async () => {
+    if (fault.endpoint === 'E2') expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
+    app.emulator.clearRequests();
+    app.emulator.injectFault(fault);
+    for (let i = 0; i < 8; i += 1) expectContactSupport(await app.bearer(app.token(APP_DEMO.player)), code);
+    expect(app.count('E1')).toBeLessThanOrEqual(1);
+    const errors = app.clientLog.lines.filter((line) => line.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.msg).toMatch(fix);
+    expect(app.events.circuits).toEqual([]);
+  });
+});
+
+describe('E1 unreachable at startup', () => {
+  it.each<[string, FaultSpec]>([
+    ['dropped connections', { endpoint: 'E1', type: 'drop', count: -1 }],
+    ['5xx HTML pages', { endpoint: 'E1', type: 'http5xx', count: -1 }],
+    ['a hang', { endpoint: 'E1', type: 'hang', count: -1 }],
+  ])('%s: the app starts, protected routes answer 503 until E1 succeeds', async (_name, fault) => {
+    const app = await startReliabilityApp();
+    try {
+      app.emulator.injectFault(fault);
+      expect((await app.send({ path: '/healthz' })).status).toBe(200);
+      for (let i = 0; i < 2; i += 1) {
+        const { value, ms } = await timed(() => app.bearer(app.token(APP_DEMO.player)));
+        expectRetryLater(value);
+        expect(ms).toBeLessThan(BOUND_MS);
+      }
+      expect(app.count('E2')).toBe(0);
+      app.emulator.clearFaults();
+      expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
+    } finally {
+      await app.close();
+    }
+  });
+});

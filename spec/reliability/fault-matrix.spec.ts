@@ -1,0 +1,139 @@
+import type { FaultSpec } from '../../lib/emulator/index.js';
+import { APP_DEMO } from '../support/app-harness.js';
+import { expectRetryLater, timed } from './support/fault-expect.js';
+import { jsonOf } from './support/raw-http.js';
+import type { RawReply } from './support/raw-http.js';
+import { FAST_BUDGET, startReliabilityApp } from './support/reliability-app.js';
+import type { ReliabilityApp } from './support/reliability-app.js';
+
+// RELIABILITY "Platform faults and their answers" through the example app
+// with the emulator's fault injection: the answer, the time it took (bounded
+// by the budget), the platform calls, and recovery. The configuration and
+// startup rows are in fault-matrix-config.spec.ts, the 1,000-request rows in
+// concurrency.spec.ts, traps 11, 13 and 14 in platform-traps.spec.ts.
+
+// Budget 600 ms (200 ms per attempt, 2 retries); the bound leaves room for a loaded machine.
+const BOUND_MS = FAST_BUDGET.totalTimeoutMs + 900;
+const ATTEMPTS = FAST_BUDGET.retries + 1;
+const PLAYER = { member_no: APP_DEMO.player, guid: APP_DEMO.playerGuid };
+
+function expectPlayer(res: RawReply): void {
+  expect([res.status, jsonOf(res)]).toEqual([200, PLAYER]);
+}
+
+describe('platform faults through the example app', () => {
+  let app: ReliabilityApp;
+  beforeAll(async () => {
+    app = await startReliabilityApp();
+    expectPlayer(await app.bearer(app.token(APP_DEMO.player))); // warm: API token held
+  });
+  afterAll(() => app.close());
+  beforeEach(() => {
+    app.emulator.clearFaults();
+    app.emulator.clearRequests();
+  });
+
+  const recovers = async (): Promise<void> => {
+    app.emulator.clearFaults();
+    app.emulator.clearRequests();
+    expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
+    expect(app.count('E2')).toBe(1);
+  };
+
+  describe('E2 50000, 5xx with an HTML body, connection reset, garbage body', () => {
+    const faults: Array<[string, FaultSpec, number | undefined]> = [
+      ['code 50000', { type: 'code', code: 50000 }, 50000],
+      ['code 50000 with HTTP 500', { type: 'code', code: 50000, status: 500 }, 50000],
+      ['502 with an HTML body', { type: 'http5xx', status: 502 }, undefined],
+      ['503 with an HTML body', { type: 'http5xx', status: 503 }, undefined],
+      ['500 with an HTML body', { type: 'http5xx', status: 500 }, undefined],
+      ['a connection reset', { type: 'drop' }, undefined],
+      ['an HTML page with HTTP 200', { type: 'garbage', variant: 'html' }, undefined],
+      ['a text body', { type: 'garbage', variant: 'text' }, undefined],
+      ['JSON without a code', { type: 'garbage', variant: 'json-without-code' }, undefined],
+      ['truncated JSON', { type: 'garbage', variant: 'truncated-json' }, undefined],
+      ['an empty body', { type: 'garbage', variant: 'empty' }, undefined],
+    ];
+
+    it.each(faults)('%s, passing: retried within the budget, the player never notices', async (_name, fault) => {
+      app.emulator.injectFault({ endpoint: 'E2', count: 2, ...fault });
+      const { value, ms } = await timed(() => app.bearer(app.token(APP_DEMO.player)));
+      expectPlayer(value);
+      expect(app.count('E2')).toBe(3);
+      expect(ms).toBeLessThan(BOUND_MS);
+    });
+
+    it.each(faults)('%s, lasting: 503 retry_later with Retry-After after the retries, then recovery', async (_name, fault, code) => {
+      app.emulator.injectFault({ endpoint: 'E2', count: -1, ...fault });
+      const { value, ms } = await timed(() => app.bearer(app.token(APP_DEMO.player)));
+      expectRetryLater(value, code);
+      // A reset on a reused keep-alive socket earns one extra immediate retry (trap 11).
+      const extra = fault.type === 'drop' ? 1 : 0;
+      expect(app.count('E2')).toBeGreaterThanOrEqual(ATTEMPTS);
+      expect(app.count('E2')).toBeLessThanOrEqual(ATTEMPTS + extra);
+      expect(app.count('E1')).toBe(0);
+      expect(ms).toBeLessThan(BOUND_MS);
+      await recovers();
+    });
+  });
+
+  describe('E2 hangs or answers slowly', () => {
+    it.each<[string, FaultSpec]>([
+      ['a hang', { endpoint: 'E2', type: 'hang', count: -1 }],
+      ['an answer later than the per-attempt timeout', { endpoint: 'E2', type: 'latency', latencyMs: FAST_BUDGET.timeoutMs + 150, count: -1 }],
+    ])('%s: 503 within the budget (timeout x attempts), never a hung request', async (_name, fault) => {
+      app.emulator.injectFault(fault);
+      const { value, ms } = await timed(() => app.bearer(app.token(APP_DEMO.player)));
+      expectRetryLater(value);
+      expect(ms).toBeGreaterThanOrEqual(FAST_BUDGET.timeoutMs);
+      expect(ms).toBeLessThan(BOUND_MS);
+      expect(app.count('E2')).toBeGreaterThanOrEqual(2);
+      expect(app.count('E2')).toBeLessThanOrEqual(ATTEMPTS);
+      await recovers();
+    });
+  });
+
+  it.each([40101, 40103])('E2 %i: one reissue and one retry; the player never notices', async (code) => {
+    app.emulator.injectFault({ endpoint: 'E2', type: 'code', code, count: 1 });
+    expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
+    expect([app.count('E1'), app.count('E2')]).toEqual([1, 2]);
+  });
+
+  it('E3 40101: one reissue and one retry on the admin lookup', async () => {
+    app.emulator.injectFault({ endpoint: 'E3', type: 'code', code: 40101, count: 1 });
+    const res = await app.bearer(app.token(APP_DEMO.admin), `/admin/members?search_type=member_no&value=${APP_DEMO.player}`);
+    expect([res.status, jsonOf(res)]).toEqual([200, PLAYER]);
+    expect([app.count('E1'), app.count('E3')]).toEqual([1, 2]);
+  });
+});
+
+describe('a platform that answers slowly near the timeout', () => {
+  // Its own, wider budget (500 ms per attempt, 1.5 s in all) so event-loop lag on a loaded
+  // machine cannot push an answer "just inside" the timeout over it.
+  const BUDGET = { timeoutMs: 500, totalTimeoutMs: 1500, retries: 2 };
+  let app: ReliabilityApp;
+  beforeAll(async () => {
+    app = await startReliabilityApp({ client: BUDGET });
+    expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
+  });
+  afterAll(() => app.close());
+  beforeEach(() => app.emulator.clearRequests());
+
+  it('an answer just inside the per-attempt timeout is served, with one call', async () => {
+    app.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: BUDGET.timeoutMs - 250, count: -1 });
+    const { value, ms } = await timed(() => app.bearer(app.token(APP_DEMO.player)));
+    app.emulator.clearFaults();
+    expectPlayer(value);
+    expect(app.count('E2')).toBe(1);
+    expect(ms).toBeLessThan(BUDGET.totalTimeoutMs + 900);
+  });
+
+  it('one answer just past the timeout is retried and served within the budget', async () => {
+    app.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: BUDGET.timeoutMs + 150, count: 1 });
+    const { value, ms } = await timed(() => app.bearer(app.token(APP_DEMO.player)));
+    expectPlayer(value);
+    expect(app.count('E2')).toBe(2);
+    expect(ms).toBeGreaterThanOrEqual(BUDGET.timeoutMs);
+    expect(ms).toBeLessThan(BUDGET.totalTimeoutMs + 900);
+  });
+});

@@ -1,0 +1,26 @@
+import { performance } from 'node:perf_hooks';
+import { headerOf, jsonOf } from './raw-http.js';
+import type { RawReply } from './raw-http.js';
+
+/** The answer of a protected route when the platform fails (CONTRACT section 2). */
+export function expectRetryLater(res: RawReply, code?: number): void {
+  expect(res.status).toBe(503);
+  expect(headerOf(res, 'retry-after')).toMatch(/^\d+$/);
+  expect(headerOf(res, 'www-authenticate')).toBeUndefined();
+  expect(jsonOf(res)).toMatchObject({ status: 503, action: 'retry_later' });
+  expect(jsonOf(res)?.code).toBe(code);
+}
+
+/** 500 contact_support with the platform's code, never a 401. */
+export function expectContactSupport(res: RawReply, code: number): void {
+  expect(res.status).toBe(500);
+  expect(headerOf(res, 'www-authenticate')).toBeUndefined();
+  expect(jsonOf(res)).toMatchObject({ status: 500, action: 'contact_support', code });
+}
+
+/** Runs `fn` and returns its result with the time it took in ms. */
+export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await fn();
+  return { value, ms: performance.now() - started };
+}
