@@ -53,6 +53,7 @@ export {
   DEFAULT_API_TOKEN_LIFETIME_MS,
   RENEW_REMAINING_FRACTION,
   RENEWAL_RETRY_MS,
+  RENEWAL_RETRY_MAX_MS,
   CONFIGURATION_BACKOFF_MS,
 } from './provider/index.js';
 export type { ApiTokenProviderDeps, GetTokenOptions, TokenEvent, ProviderState } from './provider/index.js';

@@ -17,9 +17,22 @@ export function memberFromReply(reply: PlatformReply, endpoint: PlatformEndpoint
   return { memberNo, guid: readIdentifier(value, 'guid', endpoint) };
 }
 
-/** Like {@link memberFromReply}, for calls whose success must name a member. */
-export function requireMember(reply: PlatformReply, endpoint: PlatformEndpoint): GameUser {
-  const member = memberFromReply(reply, endpoint);
-  if (member === null) throw errorForTransportFault('bad_body', endpoint, 'success without value');
-  return member;
+/** What a token verification names: member_no, guid, or both. */
+export interface VerifiedIdentifiers {
+  memberNo: string | null;
+  guid: string | null;
+}
+
+/**
+ * The identifiers of a successful token verification (E2, web). The spec says
+ * `value` holds "guid (GUID-based games) or member_no", so either may be
+ * missing, but not both.
+ */
+export function verifiedIdentifiers(reply: PlatformReply, endpoint: PlatformEndpoint): VerifiedIdentifiers {
+  const value = Object.hasOwn(reply.fields, 'value') ? reply.fields.value : undefined;
+  if (!isRecord(value)) throw errorForTransportFault('bad_body', endpoint, 'success without a value object');
+  const memberNo = readIdentifier(value, 'member_no', endpoint);
+  const guid = readIdentifier(value, 'guid', endpoint);
+  if (memberNo === null && guid === null) throw errorForTransportFault('bad_body', endpoint, 'value names no member');
+  return { memberNo, guid };
 }

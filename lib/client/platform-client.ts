@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import pMemoize from 'p-memoize';
 import type { ResolvedPlatformConfig } from '../config/index.js';
+import { PlatformError } from '../errors/index.js';
 import { tokenKey } from '../config/index.js';
 import { PlatformHttp } from '../http/index.js';
 import type { CircuitEvent, HttpLoad, PlatformRequest } from '../http/index.js';
@@ -11,7 +12,8 @@ import type { CallEvent, PlatformClientOptions } from './client-options.js';
 import { clientConfig } from './client-options.js';
 import { assertUserToken, searchParams } from './client-input.js';
 import type { MemberQuery } from './client-input.js';
-import { memberFromReply, requireMember } from './member-reply.js';
+import { memberFromReply, verifiedIdentifiers } from './member-reply.js';
+import type { VerifiedIdentifiers } from './member-reply.js';
 import { ResultCache } from './result-cache.js';
 import { TokenRunGuard } from './token-run-guard.js';
 import type { ProbeEvent } from './token-run-guard.js';
@@ -127,26 +129,41 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
 
   async #verify(key: string, kind: TokenKind, token: string): Promise<GameUser> {
     try {
-      const user = kind === 'E2'
+      const ids = kind === 'E2'
         ? await this.#api.run('E2', (apiToken) => ({
           endpoint: 'E2',
           method: 'POST',
           path: `${this.#memberPath()}/token/verify`,
           headers: { ...this.#headers(apiToken), 'Content-Type': 'application/json' },
           body: { access_token: token },
-        }), requireMember, key)
+        }), verifiedIdentifiers, key)
         : await this.#api.runPlain('web', {
           endpoint: 'web',
           method: 'GET',
           path: this.#memberPath(),
           headers: { Authorization: `Bearer ${token}`, 'caller-id': this.config.callerId },
-        }, requireMember);
+        }, verifiedIdentifiers);
+      const user = await this.#completeMember(ids);
       this.#cache.set(key, user);
       return user;
     } catch (error) {
       this.#cache.delete(key);
       throw error;
     }
+  }
+
+  /** A GUID-based answer without member_no: ask E3 for it, so `req.user.memberNo` is always set. */
+  async #completeMember(ids: VerifiedIdentifiers): Promise<GameUser> {
+    if (ids.memberNo !== null) return { memberNo: ids.memberNo, guid: ids.guid };
+    const guid = ids.guid as string;
+    const found = await this.lookupMember({ guid });
+    if (found === null) {
+      throw new PlatformError({
+        kind: 'configuration',
+        message: `The platform verified a token for guid ${guid} but E3 finds no member with that guid for game ${this.config.gameId}.`,
+      });
+    }
+    return { memberNo: found.memberNo, guid };
   }
 
   #memberPath(): string {

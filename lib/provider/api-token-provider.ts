@@ -8,7 +8,7 @@ import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
 import { isCircuitOpenError, PlatformHttp } from '../http/index.js';
 import { ConfigurationBackoff } from './configuration-backoff.js';
 import { requestApiToken } from './request-api-token.js';
-import { holdToken, RENEWAL_RETRY_MS } from './token-lifetime.js';
+import { holdToken, renewalRetryDelayMs } from './token-lifetime.js';
 import type { HeldToken } from './token-lifetime.js';
 import type { ApiTokenProviderDeps, GetTokenOptions, ProviderState, TokenEvent } from './provider-types.js';
 import { waitUntil } from './wait-until.js';
@@ -37,6 +37,8 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
   #held: HeldToken | undefined;
   #renewing = false;
   #renewalPausedUntil = -Infinity;
+  /** Background renewals in a row that failed or got the held token back. */
+  #renewalMisses = 0;
 
   constructor(config: PlatformConfig | ResolvedPlatformConfig, deps: ApiTokenProviderDeps = {}) {
     super();
@@ -120,7 +122,7 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
     this.#issueShared()
       .catch(() => {
         // Already logged and emitted; keep serving the held token, try again later.
-        this.#renewalPausedUntil = this.config.clock.now() + RENEWAL_RETRY_MS;
+        this.#pauseRenewal();
       })
       .finally(() => {
         this.#renewing = false;
@@ -140,12 +142,18 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
     const { token, expiresInMs } = issued;
     const held = holdToken(token, fingerprint(token), now, expiresInMs, previous);
     const type = previous === undefined ? 'issued' : previous.token === token ? 'reused' : 'renewed';
-    if (type === 'reused') this.#renewalPausedUntil = this.config.clock.now() + RENEWAL_RETRY_MS;
+    if (type === 'reused') this.#pauseRenewal();
+    else this.#renewalMisses = 0;
     this.#held = held;
     this.#backoff.clearGlobal();
     this.config.logger.info({ event: type, fingerprint: held.fingerprint, expiresAt: held.expiresAt }, `API token ${type}`);
     this.emit('token', { type, fingerprint: held.fingerprint, expiresAt: held.expiresAt, durationMs: performance.now() - started });
     return token;
+  }
+
+  #pauseRenewal(): void {
+    this.#renewalMisses += 1;
+    this.#renewalPausedUntil = this.config.clock.now() + renewalRetryDelayMs(this.#renewalMisses);
   }
 
   #failed(error: unknown, started: number): PlatformError {

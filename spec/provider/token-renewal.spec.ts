@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import { ApiTokenProvider, DEFAULT_API_TOKEN_LIFETIME_MS, RENEWAL_RETRY_MS } from '../../lib/index.js';
+import { ApiTokenProvider, DEFAULT_API_TOKEN_LIFETIME_MS, RENEWAL_RETRY_MAX_MS, RENEWAL_RETRY_MS } from '../../lib/index.js';
+import { renewalRetryDelayMs } from '../../lib/provider/token-lifetime.js';
 import type { TokenEvent } from '../../lib/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { configFor, startTestEmulator } from '../support/client-harness.js';
@@ -25,23 +26,23 @@ describe('API token renewal', () => {
     await fx.emulator.close();
   });
 
-  it('uses expires_in from response_data for the expiry and the 30 % renewal point', async () => {
+  it('uses expires_in from response_data for the expiry and renews just past the 30 % reuse point', async () => {
     const issuedAt = fx.emulator.now();
     await provider.getToken();
     expect(events[0]?.expiresAt).toBe(issuedAt + LIFETIME_MS);
-    expect(provider.state).toMatchObject({ expiresAt: issuedAt + LIFETIME_MS, renewAt: issuedAt + 0.7 * LIFETIME_MS });
+    expect(provider.state).toMatchObject({ expiresAt: issuedAt + LIFETIME_MS, renewAt: issuedAt + 0.72 * LIFETIME_MS });
   });
 
-  it('keeps the held token until less than 30 % of its lifetime remains', async () => {
+  it('keeps the held token while E1 would hand it back (30 % or more of its lifetime left)', async () => {
     const first = await provider.getToken();
-    fx.emulator.advanceClock(0.69 * LIFETIME_MS);
+    fx.emulator.advanceClock(0.71 * LIFETIME_MS);
     expect(await provider.getToken()).toBe(first);
     expect(e1Count()).toBe(1);
   });
 
-  it('past the 30 % point serves the held token at once and renews once in the background', async () => {
+  it('past the renewal point serves the held token at once and renews once in the background', async () => {
     const first = await provider.getToken();
-    fx.emulator.advanceClock(0.71 * LIFETIME_MS);
+    fx.emulator.advanceClock(0.73 * LIFETIME_MS);
     fx.emulator.injectFault({ endpoint: 'E1', type: 'latency', latencyMs: 100, count: 1 });
     const renewed = once(provider, 'token');
     const served = await Promise.all(Array.from({ length: 50 }, () => provider.getToken()));
@@ -56,7 +57,7 @@ describe('API token renewal', () => {
 
   it('keeps serving the held token when a background renewal fails, and tries again later', async () => {
     const first = await provider.getToken();
-    fx.emulator.advanceClock(0.71 * LIFETIME_MS);
+    fx.emulator.advanceClock(0.73 * LIFETIME_MS);
     fx.emulator.injectFault({ endpoint: 'E1', type: 'http5xx', count: 1 });
     const failed = once(provider, 'token');
     expect(await provider.getToken()).toBe(first);
@@ -111,9 +112,32 @@ describe('API token lifetime without the emulator', () => {
       expect(provider.state.expiresAt).toBe(now + 3_600_000);
       await provider.getToken();
       expect(server.requests).toHaveLength(2);
+      // Each further hand-back doubles the wait: 10 s, then 20 s, ... (no E1 call every 10 s for weeks).
+      now += RENEWAL_RETRY_MS;
+      const again = once(provider, 'token');
+      await provider.getToken();
+      await again;
+      expect(server.requests).toHaveLength(3);
+      now += RENEWAL_RETRY_MS;
+      await provider.getToken();
+      expect(server.requests).toHaveLength(3);
+      now += RENEWAL_RETRY_MS;
+      const third = once(provider, 'token');
+      await provider.getToken();
+      await third;
+      expect(server.requests).toHaveLength(4);
+      expect(types).toEqual(['issued', 'reused', 'reused', 'reused']);
     } finally {
       provider.close();
       await server.close();
     }
+  });
+});
+
+describe('renewalRetryDelayMs', () => {
+  it('doubles from RENEWAL_RETRY_MS and stops at RENEWAL_RETRY_MAX_MS', () => {
+    expect([1, 2, 3, 4].map(renewalRetryDelayMs)).toEqual([10_000, 20_000, 40_000, 80_000]);
+    expect(renewalRetryDelayMs(60)).toBe(RENEWAL_RETRY_MAX_MS);
+    expect(RENEWAL_RETRY_MAX_MS).toBeLessThan(2 ** 31 - 1);
   });
 });
