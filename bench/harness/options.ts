@@ -1,0 +1,90 @@
+/** What one `npm run bench` does, from flags and environment variables (pure). */
+export interface BenchOptions {
+  quick: boolean;
+  /** Seconds per measured autocannon run (`BENCH_DURATION_S`). */
+  durationS: number;
+  /** Alternations of the steady-state cases per latency (`BENCH_ROUNDS`). */
+  rounds: number;
+  /** Seconds of unmeasured warm-up per server (JIT, keep-alive sockets). */
+  warmupS: number;
+  connections: number;
+  /** Injected E2 latencies, ms. */
+  latenciesMs: number[];
+  /** Players (distinct tokens) per steady-state run. */
+  players: number;
+  /** Offered load (requests/s) and connections of the fixed-rate latency runs (ours vs baseline, 0 ms). */
+  fixedRate: number;
+  fixedRateConnections: number;
+  /** Requests each player sends in a row. */
+  burst: number;
+  /** Concurrent first requests of the cold-burst case. */
+  coldBurstRequests: number;
+  /** Requests of the memory case in all (two equal passes), over `memoryTokens` tokens, `memoryBurst` in a row each. */
+  memoryRequests: number;
+  memoryTokens: number;
+  memoryBurst: number;
+  cacheTtlMs: number;
+  cacheMaxEntries: number;
+  /** Hard bound of the whole run, seconds (`BENCH_TIME_LIMIT_S`). */
+  timeLimitS: number;
+  /** Servers started with `--cpu-prof` (`BENCH_CPU_PROF=ours,baseline`). */
+  cpuProfile: string[];
+  /** Stages to run (`BENCH_ONLY=steady,cold-burst,memory,emulator`); default all. */
+  only: string[];
+}
+
+export const ALL_STAGES = ['emulator', 'steady', 'cold-burst', 'memory'] as const;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function positiveNumber(env: Env, name: string, fallback: number, integer = true): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new Error(`${name} must be a positive ${integer ? 'integer' : 'number'}, got "${raw}"`);
+  }
+  return value;
+}
+
+function list(env: Env, name: string, allowed: readonly string[] | null): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const bad = allowed === null ? undefined : items.find((s) => !allowed.includes(s));
+  if (bad !== undefined) throw new Error(`${name}: "${bad}" is not one of ${allowed!.join(', ')}`);
+  return items;
+}
+
+/** Reads `--quick` and the `BENCH_*` variables; throws naming the bad one. */
+export function parseBenchOptions(argv: readonly string[], env: Env): BenchOptions {
+  const unknown = argv.find((a) => a !== '--quick');
+  if (unknown !== undefined) throw new Error(`unknown argument "${unknown}" (only --quick)`);
+  const quick = argv.includes('--quick') || env.BENCH_QUICK === '1';
+  return {
+    quick,
+    durationS: positiveNumber(env, 'BENCH_DURATION_S', quick ? 1 : 4, false),
+    rounds: positiveNumber(env, 'BENCH_ROUNDS', quick ? 1 : 3),
+    warmupS: positiveNumber(env, 'BENCH_WARMUP_S', quick ? 0.5 : 1.5, false),
+    connections: positiveNumber(env, 'BENCH_CONNECTIONS', 50),
+    latenciesMs: [0, 20],
+    players: 1000,
+    fixedRate: positiveNumber(env, 'BENCH_FIXED_RATE', 200),
+    fixedRateConnections: 10,
+    burst: 5,
+    coldBurstRequests: positiveNumber(env, 'BENCH_COLD_BURST', 1000),
+    memoryRequests: positiveNumber(env, 'BENCH_MEMORY_REQUESTS', quick ? 20_000 : 200_000),
+    memoryTokens: positiveNumber(env, 'BENCH_MEMORY_TOKENS', quick ? 2000 : 20_000),
+    memoryBurst: 5,
+    cacheTtlMs: 60_000,
+    cacheMaxEntries: 10_000,
+    timeLimitS: positiveNumber(env, 'BENCH_TIME_LIMIT_S', 290, false),
+    cpuProfile: list(env, 'BENCH_CPU_PROF', ['unprotected', 'baseline', 'ours', 'ours-cached', 'emulator']),
+    only: list(env, 'BENCH_ONLY', ALL_STAGES),
+  };
+}
+
+/** True when `stage` is to run. */
+export function runsStage(options: BenchOptions, stage: (typeof ALL_STAGES)[number]): boolean {
+  return options.only.length === 0 || options.only.includes(stage);
+}

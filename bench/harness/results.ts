@@ -1,0 +1,134 @@
+import type { PlatformCounts, MemorySample } from './ipc-protocol.js';
+import type { LoadResult } from './load.js';
+
+/** One measured autocannon run and the platform calls it caused. */
+export interface RunSummary {
+  round: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  platformCalls: PlatformCounts;
+  /** Platform calls / requests sent (a request cut off at the end of a run still made its call). */
+  platformCallsPerRequest: number;
+  /**
+   * CPU time (user + system, microseconds) per request sent, of the server under test, of the
+   * emulator and of the load generator: less sensitive to a noisy machine than requests/s.
+   */
+  cpuMicrosPerRequest: CpuPerRequest;
+}
+
+export interface CpuPerRequest {
+  server: number;
+  emulator: number;
+  loadGenerator: number;
+}
+
+export interface MedianSummary {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  platformCallsPerRequest: number;
+  serverCpuMicrosPerRequest: number;
+}
+
+/** Medians over the rounds of one case at one latency. */
+export interface CaseAtLatency {
+  median: MedianSummary;
+  rounds: RunSummary[];
+  /** The unmeasured warm-up run (round 0): JIT, keep-alive sockets, and the cache's cold start. */
+  warmup?: RunSummary;
+  /** Baseline and ours at 0 ms only: latency at a fixed offered load below capacity. */
+  fixedRate?: FixedRateResult;
+}
+
+export interface FixedRateResult {
+  ratePerS: number;
+  connections: number;
+  median: MedianSummary;
+  rounds: RunSummary[];
+}
+
+/** Keyed `latency_0ms`, `latency_20ms`. */
+export type ByLatency<T> = Record<string, T>;
+
+export function latencyKey(latencyMs: number): string {
+  return `latency_${latencyMs}ms`;
+}
+
+export interface ColdBurstRun {
+  requests: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  e1Calls: number;
+  e2Calls: number;
+  p50Ms: number;
+  p99Ms: number;
+  elapsedS: number;
+}
+
+export interface MemoryResult {
+  requestsPerPass: number;
+  distinctTokens: number;
+  requestsInARow: number;
+  cache: { ttlMs: number; maxEntries: number };
+  start: MemorySample;
+  afterPass1: MemorySample;
+  afterPass2: MemorySample;
+  growthPass1ToPass2: { heapUsed: number; rss: number };
+  passes: Array<{ rps: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number; platformCalls: PlatformCounts }>;
+}
+
+export interface TargetCheck {
+  name: string;
+  value: number | null;
+  target: string;
+  met: boolean;
+}
+
+export interface BenchResults {
+  generatedAt: string;
+  complete: boolean;
+  notes: string[];
+  machine: Record<string, unknown>;
+  options: Record<string, unknown>;
+  emulator?: ByLatency<Omit<RunSummary, 'round'>>;
+  unprotected?: ByLatency<CaseAtLatency>;
+  baseline?: ByLatency<CaseAtLatency>;
+  ours?: ByLatency<CaseAtLatency>;
+  'ours-cached'?: ByLatency<CaseAtLatency>;
+  'cold-burst'?: ByLatency<{ ours: ColdBurstRun; 'baseline-no-single-flight': ColdBurstRun }>;
+  memory?: MemoryResult;
+  ratios?: Record<string, ByLatency<{ ofMedians: number; pairedMedian: number; perRound: number[] }>>;
+  targets?: TargetCheck[];
+  wallTimeS?: number;
+}
+
+/** A run's summary from its load result and platform-call counts. */
+export function summarize(round: number, load: LoadResult, calls: PlatformCounts, cpuMicros: CpuPerRequest): RunSummary {
+  const total = calls.E1 + calls.E2 + calls.E3;
+  return {
+    round,
+    rps: load.rps,
+    p50Ms: load.p50Ms,
+    p99Ms: load.p99Ms,
+    meanMs: load.meanMs,
+    requests: load.responses,
+    non2xx: load.non2xx,
+    errors: load.errors,
+    timeouts: load.timeouts,
+    platformCalls: calls,
+    platformCallsPerRequest: load.sent === 0 ? Number.NaN : total / load.sent,
+    cpuMicrosPerRequest: {
+      server: cpuMicros.server / load.sent,
+      emulator: cpuMicros.emulator / load.sent,
+      loadGenerator: cpuMicros.loadGenerator / load.sent,
+    },
+  };
+}
