@@ -30,6 +30,8 @@ interface Progress {
  */
 export class ApiCall {
   readonly #throttle: LogThrottle;
+  /** The last API token's fingerprint: a SHA-256 per 'call' event would be wasted. */
+  #fingerprinted: { token: string; fingerprint: string } | undefined;
 
   constructor(
     private readonly config: ResolvedPlatformConfig,
@@ -117,11 +119,16 @@ export class ApiCall {
     return failure;
   }
 
+  #fingerprint(token: string): string {
+    if (this.#fingerprinted?.token !== token) this.#fingerprinted = { token, fingerprint: fingerprint(token) };
+    return this.#fingerprinted.fingerprint;
+  }
+
   #measure(progress: Progress): Pick<CallEvent, 'durationMs' | 'attempts' | 'tokenFingerprint' | 'reissued'> {
     return {
       durationMs: performance.now() - progress.started,
       attempts: progress.stats.attempts,
-      ...(progress.apiToken === undefined ? {} : { tokenFingerprint: fingerprint(progress.apiToken) }),
+      ...(progress.apiToken === undefined ? {} : { tokenFingerprint: this.#fingerprint(progress.apiToken) }),
       ...(progress.reissued ? { reissued: true } : {}),
     };
   }

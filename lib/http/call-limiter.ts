@@ -1,6 +1,13 @@
 import { errorForTransportFault } from '../errors/index.js';
 import type { PlatformEndpoint } from '../errors/index.js';
 
+/** What the limiter needs of a signal: an AbortSignal or the HTTP layer's DeadlineSignal. */
+export interface AbortWatch {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 interface Waiter {
   grant: () => void;
   fail: () => void;
@@ -25,7 +32,7 @@ export class CallLimiter {
     return this.#queue.length;
   }
 
-  acquire(signal: AbortSignal, endpoint: PlatformEndpoint): Promise<void> {
+  acquire(signal: AbortWatch, endpoint: PlatformEndpoint): Promise<void> {
     if (signal.aborted) return Promise.reject(errorForTransportFault('timeout', endpoint));
     if (this.#active < this.maxActive) {
       this.#active += 1;

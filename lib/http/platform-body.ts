@@ -26,9 +26,8 @@ function readCode(value: unknown): number | undefined {
 }
 
 /**
- * axios `transformResponse`: parses with lossless-json so identifiers above
- * 2^53 keep their digits. Never throws (a throw here would surface as an
- * AxiosError carrying the request config).
+ * Parses with lossless-json so identifiers above 2^53 keep their digits.
+ * Never throws: a body that is not the platform's JSON is a {@link BadBody}.
  */
 export function parsePlatformBody(text: unknown): ParsedBody {
   if (typeof text !== 'string' || text.trim() === '') return new BadBody('empty body');

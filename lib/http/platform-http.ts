@@ -12,11 +12,13 @@ import { CallLimiter } from './call-limiter.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import type { CallVerdict, CircuitEvent, CircuitState } from './circuit-breaker.js';
 import { logCircuitChange } from './circuit-log.js';
+import { DeadlineSignal } from './deadline-signal.js';
 import { faultFromBadBody, faultFromError } from './fault-boundary.js';
 import { createPlatformAxios } from './platform-axios.js';
 import { BadBody } from './platform-body.js';
 import type { PlatformBody } from './platform-body.js';
-import { retryOptions } from './retry-options.js';
+import { CALL_KEY, PlatformCall } from './retry-options.js';
+import type { PlatformCallConfig } from './retry-options.js';
 
 export interface PlatformRequest {
   endpoint: PlatformEndpoint;
@@ -90,13 +92,11 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
     let verdict: CallVerdict = 'ignored';
     const start = performance.now();
     const deadline = Math.min(req.deadline ?? Infinity, start + this.config.totalTimeoutMs);
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - start));
-    timer.unref();
+    const signal = new DeadlineSignal(deadline - start);
     try {
-      await this.#limiter.acquire(controller.signal, req.endpoint);
+      await this.#limiter.acquire(signal, req.endpoint);
       try {
-        const reply = await this.#send(req, controller.signal, deadline, stats);
+        const reply = await this.#send(req, new PlatformCall(req.endpoint, signal, deadline, stats));
         // Any code but 50000 is an answer, a 40000 included (trap 12).
         verdict = isTransientCode(reply.code) ? 'failure' : 'success';
         return reply;
@@ -107,7 +107,7 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
         this.#limiter.release();
       }
     } finally {
-      clearTimeout(timer);
+      signal.dispose();
       if (permit !== undefined) this.#breaker?.record(permit, verdict, req.endpoint);
     }
   }
@@ -126,18 +126,20 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
     destroyAgents(this.#agents);
   }
 
-  async #send(req: PlatformRequest, signal: AbortSignal, deadline: number, stats: CallStats): Promise<PlatformReply> {
+  async #send(req: PlatformRequest, call: PlatformCall): Promise<PlatformReply> {
     let response: Pick<AxiosResponse, 'status' | 'data'>;
-    stats.attempts += 1;
+    call.stats.attempts += 1;
     try {
-      const res = await this.#axios.request({
-        method: req.method, url: req.path, params: req.query, headers: req.headers, data: req.body, signal,
-        'axios-retry': retryOptions(this.config, { endpoint: req.endpoint, signal, deadline, stats }),
-      });
+      const options: PlatformCallConfig = {
+        method: req.method, url: req.path, params: req.query, headers: req.headers, data: req.body, signal: call.signal,
+        [CALL_KEY]: call,
+      };
+      const res = await this.#axios.request(options);
       response = { status: res.status, data: res.data };
     } catch (error) {
+      // After the last attempt a 5xx, a 429 or a retryable answer is read as any answer.
       if (!isAxiosError(error) || !error.response) {
-        throw faultFromError(error, req.endpoint, signal.aborted, this.config.totalTimeoutMs);
+        throw faultFromError(error, req.endpoint, call.signal.aborted, this.config.totalTimeoutMs);
       }
       response = { status: error.response.status, data: error.response.data };
     }
