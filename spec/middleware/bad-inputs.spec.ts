@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { EXPRESS_VERSIONS, buildApp, listen, loadPassport, type GuardMode } from '../support/http-apps.js';
 import { fakeVerifier } from '../support/http-fake-verifier.js';
-import { header, rawRequest } from '../support/http-raw.js';
+import { headerOf as header, sendRaw } from '../support/raw-http.js';
 
 const passport = await loadPassport();
 const MODES: GuardMode[] = passport ? ['requireGameUser', 'passport'] : ['requireGameUser'];
@@ -34,7 +34,7 @@ describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
       ['row 12: two Authorization headers, different case', ['authorization: Bearer okRaw', 'AUTHORIZATION: Bearer okRaw'], 400, IR],
     ])('%s', async (_name, lines, status, challenge) => {
       server = await listen(await app());
-      const res = await rawRequest(server.port, 'GET /api/me HTTP/1.1', lines);
+      const res = await sendRaw(server.port, { lines });
       expect(res.status).toBe(status);
       if (challenge === undefined) expect(header(res, 'www-authenticate')).toBeUndefined();
       else if (typeof challenge === 'string') expect(header(res, 'www-authenticate')).toBe(challenge);
@@ -44,18 +44,18 @@ describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
 
     it('row 10: a header over 16 KiB gets Node\'s 431, no call, and the server lives on', async () => {
       server = await listen(await app());
-      const res = await rawRequest(server.port, 'GET /api/me HTTP/1.1', [`Authorization: Bearer ok${'a'.repeat(17_000)}`]);
+      const res = await sendRaw(server.port, { lines: [`Authorization: Bearer ok${'a'.repeat(17_000)}`] });
       expect(res.status).toBe(431);
       expect(client.calls).toHaveLength(0);
-      expect((await rawRequest(server.port, 'GET /api/me HTTP/1.1', ['Authorization: Bearer okAfter'])).status).toBe(200);
+      expect((await sendRaw(server.port, { lines: ['Authorization: Bearer okAfter'] })).status).toBe(200);
     });
 
     it.each([['NUL', '\0'], ['a bare CR', '\r'], ['a control character', '\x01']])('row 11: %s in the header gets Node\'s 400, no crash', async (_name, ch) => {
       server = await listen(await app());
-      const res = await rawRequest(server.port, 'GET /api/me HTTP/1.1', [`Authorization: Bearer ok${ch}x`]);
+      const res = await sendRaw(server.port, { lines: [`Authorization: Bearer ok${ch}x`] });
       expect(res.status).toBe(400);
       expect(client.calls).toHaveLength(0);
-      expect((await rawRequest(server.port, 'GET /api/me HTTP/1.1', ['Authorization: Bearer okAfter'])).status).toBe(200);
+      expect((await sendRaw(server.port, { lines: ['Authorization: Bearer okAfter'] })).status).toBe(200);
     });
 
     it.each<[string, string, number]>([

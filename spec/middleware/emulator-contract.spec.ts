@@ -4,7 +4,7 @@ import type { PlatformConfig } from '../../lib/config/index.js';
 import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
 import { EXPRESS_VERSIONS, buildApp, listen, loadPassport, type AppOptions, type GuardMode } from '../support/http-apps.js';
-import { rawRequest } from '../support/http-raw.js';
+import { sendRaw } from '../support/raw-http.js';
 import { emulatorClients } from '../support/http-emulator-client.js';
 
 const passport = await loadPassport();
@@ -119,7 +119,7 @@ describe.each(EXPRESS_VERSIONS)('%s with the emulator: CONTRACT section 2', (_ve
           [`Authorization: Bearer ${good}`, 'Authorization: Bearer bad'],
           [`Authorization: Bearer\t${good}`],
         ];
-        for (const lines of raw) expect((await rawRequest(server.port, 'GET /api/me HTTP/1.1', lines)).status).toBe(400);
+        for (const lines of raw) expect((await sendRaw(server.port, { lines })).status).toBe(400);
       } finally {
         await server.close();
       }

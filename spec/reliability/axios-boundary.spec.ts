@@ -5,7 +5,7 @@ import { PlatformError } from '../../lib/index.js';
 import { APP_DEMO } from '../support/app-harness.js';
 import { CanaryCapture } from './support/canary-capture.js';
 import { CANARY, canaryApp, closedPort } from './support/canary-scenarios.js';
-import { headerOf, jsonOf } from './support/raw-http.js';
+import { headerOf, jsonOf } from '../support/raw-http.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 
 // Traps 1 and 2: failures that make axios throw an AxiosError (connection

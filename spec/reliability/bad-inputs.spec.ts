@@ -1,8 +1,8 @@
 import { APP_DEMO } from '../support/app-harness.js';
 import { BAD_INPUT_ROWS } from './support/bad-input-rows.js';
 import type { Answer } from './support/bad-input-rows.js';
-import { headerOf, jsonOf } from './support/raw-http.js';
-import type { RawReply } from './support/raw-http.js';
+import { headerOf, jsonOf } from '../support/raw-http.js';
+import type { RawReply } from '../support/raw-http.js';
 import { startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 

@@ -1,7 +1,7 @@
 import { APP_DEMO } from '../support/app-harness.js';
 import { timed } from './support/fault-expect.js';
-import { jsonOf } from './support/raw-http.js';
-import type { RawReply } from './support/raw-http.js';
+import { jsonOf } from '../support/raw-http.js';
+import type { RawReply } from '../support/raw-http.js';
 import { startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { APP_DEMO } from '../support/app-harness.js';
 import { expectRetryLater, timed } from './support/fault-expect.js';
-import { jsonOf } from './support/raw-http.js';
-import type { RawReply } from './support/raw-http.js';
+import { jsonOf } from '../support/raw-http.js';
+import type { RawReply } from '../support/raw-http.js';
 import { startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 

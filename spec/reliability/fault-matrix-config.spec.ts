@@ -1,8 +1,8 @@
 import type { FaultSpec } from '../../lib/emulator/index.js';
 import { APP_DEMO } from '../support/app-harness.js';
 import { expectContactSupport, expectRetryLater, timed } from './support/fault-expect.js';
-import { jsonOf } from './support/raw-http.js';
-import type { RawReply } from './support/raw-http.js';
+import { jsonOf } from '../support/raw-http.js';
+import type { RawReply } from '../support/raw-http.js';
 import { FAST_BUDGET, startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 

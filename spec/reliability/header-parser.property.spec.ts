@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { parseAuthorization } from '../../lib/auth/authorization-header.js';
 import { PlatformError } from '../../lib/errors/index.js';
 import { APP_DEMO } from '../support/app-harness.js';
-import { jsonOf } from './support/raw-http.js';
+import { jsonOf } from '../support/raw-http.js';
 import { startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 

@@ -3,8 +3,8 @@ import { CONFIGURATION_BACKOFF_MS, KEEP_ALIVE_IDLE_MS } from '../../lib/index.js
 import { INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS } from '../../lib/client/index.js';
 import { APP_DEMO } from '../support/app-harness.js';
 import { expectContactSupport } from './support/fault-expect.js';
-import { jsonOf } from './support/raw-http.js';
-import type { RawReply } from './support/raw-http.js';
+import { jsonOf } from '../support/raw-http.js';
+import type { RawReply } from '../support/raw-http.js';
 import { startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 

@@ -1,4 +1,4 @@
-import type { RawSpec } from './raw-http.js';
+import type { RawSpec } from '../../support/raw-http.js';
 
 /**
  * How the app must answer (RELIABILITY "Bad inputs and their answers"):

@@ -5,7 +5,7 @@ import type { EmulatorSeed, FaultSpec } from '../../../lib/emulator/index.js';
 import { APP_DEMO } from '../../support/app-harness.js';
 import { BAD_INPUT_ROWS } from './bad-input-rows.js';
 import type { CanaryCapture } from './canary-capture.js';
-import type { RawSpec } from './raw-http.js';
+import type { RawSpec } from '../../support/raw-http.js';
 import { startReliabilityApp } from './reliability-app.js';
 import type { ReliabilityApp } from './reliability-app.js';
 

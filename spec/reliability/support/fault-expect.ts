@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { headerOf, jsonOf } from './raw-http.js';
-import type { RawReply } from './raw-http.js';
+import { headerOf, jsonOf } from '../../support/raw-http.js';
+import type { RawReply } from '../../support/raw-http.js';
 
 /** The answer of a protected route when the platform fails (CONTRACT section 2). */
 export function expectRetryLater(res: RawReply, code?: number): void {

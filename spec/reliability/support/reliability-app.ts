@@ -7,8 +7,8 @@ import type { CircuitEvent } from '../../../lib/http/index.js';
 import type { ProbeEvent } from '../../../lib/client/index.js';
 import { recordingLogger, startAppHarness } from '../../support/app-harness.js';
 import type { AppHarness, AppHarnessOptions } from '../../support/app-harness.js';
-import { sendRaw } from './raw-http.js';
-import type { RawReply, RawSpec } from './raw-http.js';
+import { sendRaw } from '../../support/raw-http.js';
+import type { RawReply, RawSpec } from '../../support/raw-http.js';
 
 /** A clock the test moves (the circuit breaker's open period, the 40000-run window, backoffs). */
 export interface ManualClock extends Clock {
