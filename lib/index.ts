@@ -8,6 +8,7 @@ export {
   DEFAULT_RETRY_AFTER_SECONDS,
   errorForPlatformCode,
   errorForTransportFault,
+  errorForRefusalOnOurSide,
   isApiTokenRejection,
   isTransientCode,
   missingCredentials,

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import { fingerprint } from '../config/index.js';
-import { errorForPlatformCode, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode } from '../errors/index.js';
+import { errorForPlatformCode, errorForRefusalOnOurSide, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
 import type { CallStats, PlatformHttp, PlatformReply, PlatformRequest } from '../http/index.js';
 import type { ApiTokenProvider } from '../provider/index.js';
@@ -47,9 +47,9 @@ export class ApiCall {
    * A call authenticated with the API token (E2, E3). `subject` (the user
    * token's key, E2 only) lets the guard notice a run of 40000s (trap 14).
    */
-  async run<T>(endpoint: PlatformEndpoint, build: Build, parse: Parse<T>, subject?: string): Promise<T> {
+  async run<T>(endpoint: PlatformEndpoint, build: Build, parse: Parse<T>, subject?: string, outerDeadline?: number): Promise<T> {
     const progress: Progress = { started: performance.now(), stats: { attempts: 0 } };
-    const deadline = progress.started + this.config.totalTimeoutMs;
+    const deadline = Math.min(outerDeadline ?? Infinity, progress.started + this.config.totalTimeoutMs);
     try {
       progress.loggedByProvider = true;
       const apiToken = await this.provider.getToken({ deadline });
@@ -62,6 +62,9 @@ export class ApiCall {
       }
       // 40101/40103 (or a probe blaming our token): one reissue, one retry, never more.
       if (ourFault) reply = await this.#reissueAndRetry(endpoint, build, progress, deadline);
+      if (reply.code === PlatformCode.BAD_REQUEST && subject !== undefined && this.guard?.suspectsOurSide === true) {
+        throw errorForRefusalOnOurSide(reply.code);
+      }
       return this.#settle(endpoint, reply, parse, progress);
     } catch (error) {
       throw this.#failed(endpoint, error, progress);

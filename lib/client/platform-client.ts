@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import pMemoize from 'p-memoize';
 import type { ResolvedPlatformConfig } from '../config/index.js';
-import { PlatformError } from '../errors/index.js';
+import { isPlatformError, PlatformError } from '../errors/index.js';
 import { tokenKey } from '../config/index.js';
 import { PlatformHttp } from '../http/index.js';
 import type { CircuitEvent, HttpLoad, PlatformRequest } from '../http/index.js';
@@ -88,6 +89,10 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
 
   /** Looks a member up by member_no or guid (E3); `null` when the platform finds none. */
   async lookupMember(query: MemberQuery): Promise<GameUser | null> {
+    return this.#lookup(query);
+  }
+
+  #lookup(query: MemberQuery, deadline?: number): Promise<GameUser | null> {
     const params = searchParams(query);
     return this.#api.run('E3', (apiToken) => ({
       endpoint: 'E3',
@@ -95,7 +100,7 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
       path: this.#memberPath(),
       query: params,
       headers: this.#headers(apiToken),
-    }), memberFromReply);
+    }), memberFromReply, undefined, deadline);
   }
 
   /** Forgets a token's cached verification (e.g. after the player logs out). */
@@ -128,6 +133,8 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
   }
 
   async #verify(key: string, kind: TokenKind, token: string): Promise<GameUser> {
+    // One budget for the whole verification, a guid-only answer's E3 lookup included.
+    const deadline = performance.now() + this.config.totalTimeoutMs;
     try {
       const ids = kind === 'E2'
         ? await this.#api.run('E2', (apiToken) => ({
@@ -136,14 +143,14 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
           path: `${this.#memberPath()}/token/verify`,
           headers: { ...this.#headers(apiToken), 'Content-Type': 'application/json' },
           body: { access_token: token },
-        }), verifiedIdentifiers, key)
+        }), verifiedIdentifiers, key, deadline)
         : await this.#api.runPlain('web', {
           endpoint: 'web',
           method: 'GET',
           path: this.#memberPath(),
           headers: { Authorization: `Bearer ${token}`, 'caller-id': this.config.callerId },
         }, verifiedIdentifiers);
-      const user = await this.#completeMember(ids);
+      const user = await this.#completeMember(ids, deadline);
       this.#cache.set(key, user);
       return user;
     } catch (error) {
@@ -153,10 +160,16 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
   }
 
   /** A GUID-based answer without member_no: ask E3 for it, so `req.user.memberNo` is always set. */
-  async #completeMember(ids: VerifiedIdentifiers): Promise<GameUser> {
+  async #completeMember(ids: VerifiedIdentifiers, deadline: number): Promise<GameUser> {
     if (ids.memberNo !== null) return { memberNo: ids.memberNo, guid: ids.guid };
     const guid = ids.guid as string;
-    const found = await this.lookupMember({ guid });
+    const found = await this.#lookup({ guid }, deadline).catch((error: unknown) => {
+      // The player's token was fine: E3 refusing our own lookup is a server-side fault, not a 400.
+      if (isPlatformError(error) && error.kind === 'invalid_request') {
+        throw new PlatformError({ kind: 'configuration', code: error.code, message: `E3 refused our lookup of guid ${guid} (${error.code ?? 'no code'}) while completing a verified user.` });
+      }
+      throw error;
+    });
     if (found === null) {
       throw new PlatformError({
         kind: 'configuration',

@@ -75,6 +75,7 @@ const VERDICT: Record<ProbeOutcome, { level: 'error' | 'info'; text: string }> =
  */
 export class TokenRunGuard {
   readonly #run: RunCounter;
+  #suspect = false;
 
   constructor(
     private readonly config: ResolvedPlatformConfig,
@@ -86,19 +87,32 @@ export class TokenRunGuard {
   }
 
   /**
+   * True from a probe that blamed our own API token or requests until an E2
+   * success or a probe that finds our token fine: meanwhile a 40000 is not
+   * the player's fault and must not send them to log in again.
+   */
+  get suspectsOurSide(): boolean {
+    return this.#suspect;
+  }
+
+  /**
    * Sees an E2 answer for the user token `subject` (its key). Resolves true
    * when a probe just found our own API token or request at fault.
    */
   async ourFault(code: number, subject: string, apiToken: string, deadline: number): Promise<boolean> {
     if (code === PlatformCode.SUCCESS) {
       this.#run.success();
+      this.#suspect = false;
       return false;
     }
     if (code !== PlatformCode.BAD_REQUEST) return false;
     const distinct = this.#run.refused(subject);
     if (distinct === 0) return false;
     const outcome = await this.#probe(apiToken, deadline, distinct);
-    return outcome === 'api_token_refused' || outcome === 'request_refused';
+    if (outcome === 'api_token_ok') this.#suspect = false;
+    const ours = outcome === 'api_token_refused' || outcome === 'request_refused';
+    if (ours) this.#suspect = true;
+    return ours;
   }
 
   async #probe(apiToken: string, deadline: number, distinctTokens: number): Promise<ProbeOutcome> {

@@ -5,6 +5,7 @@ export {
   DEFAULT_RETRY_AFTER_SECONDS,
   errorForPlatformCode,
   errorForTransportFault,
+  errorForRefusalOnOurSide,
   isApiTokenRejection,
   isTransientCode,
 } from './platform-codes.js';

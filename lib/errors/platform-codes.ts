@@ -63,6 +63,18 @@ export function errorForPlatformCode(code: number, endpoint: PlatformEndpoint): 
   return new PlatformError({ kind: 'platform_unavailable', code, retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS, message: `The platform answered ${endpoint} with an unexpected code ${code}.` });
 }
 
+/**
+ * E2's 40000 while a probe of our own API token (trap 14) found our side at
+ * fault: 503 `retry_later`, never 401, so players are not all logged out for
+ * a server-side fault.
+ */
+export function errorForRefusalOnOurSide(code: number): PlatformError {
+  return new PlatformError({
+    kind: 'platform_unavailable', code, retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS,
+    message: `The platform refuses user tokens (${code}) while it also refuses our own requests (E3 probe): a server-side fault, not the player's; try again later.`,
+  });
+}
+
 /** How a call failed below the JSON level. */
 export type TransportFault = 'timeout' | 'network' | 'http_status' | 'bad_body' | 'circuit_open' | 'overloaded';
 

@@ -95,13 +95,15 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
     const signal = new DeadlineSignal(deadline - start);
     try {
       await this.#limiter.acquire(signal, req.endpoint);
+      const budgetAtSend = deadline - performance.now();
       try {
         const reply = await this.#send(req, new PlatformCall(req.endpoint, signal, deadline, stats));
         // Any code but 50000 is an answer, a 40000 included (trap 12).
         verdict = isTransientCode(reply.code) ? 'failure' : 'success';
         return reply;
       } catch (error) {
-        verdict = 'failure';
+        // Cut short by our own deadline (a long queue, a slow E1 before it): not the platform's fault.
+        verdict = signal.aborted && budgetAtSend < this.config.timeoutMs ? 'ignored' : 'failure';
         throw error;
       } finally {
         this.#limiter.release();

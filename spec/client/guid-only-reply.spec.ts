@@ -8,10 +8,12 @@ describe('an E2 answer that names only the guid', () => {
   let server: RawServer;
   let lookups: Array<string | null>;
   let known: boolean;
+  let refuseLookup: boolean;
 
   beforeEach(async () => {
     lookups = [];
     known = true;
+    refuseLookup = false;
     server = await startRawServer((req, res) => {
       if (req.url === '/auth/v5/server_token') {
         return sendJsonText(res, 200, '{"code":0,"message":"success","response_data":{"access_token":"api-token","expires_in":2591999}}');
@@ -21,6 +23,7 @@ describe('an E2 answer that names only the guid', () => {
       }
       const query = new URL(req.url, 'http://x').searchParams;
       lookups.push(query.get('search_type') === 'guid' ? query.get('value') : null);
+      if (refuseLookup) return sendJsonText(res, 200, '{"code":40000,"message":"bad request"}');
       return sendJsonText(res, 200, known
         ? '{"code":0,"message":"success","value":{"member_no":9007199254740993,"guid":9007199254740995}}'
         : '{"code":0,"message":"success"}');
@@ -38,6 +41,16 @@ describe('an E2 answer that names only the guid', () => {
     try {
       expect(await c.verifyUserToken('user-token')).toEqual({ memberNo: '9007199254740993', guid: '9007199254740995' });
       expect(lookups).toEqual(['9007199254740995']);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('answers 500, not 400, when E3 refuses our own lookup of that guid', async () => {
+    refuseLookup = true;
+    const c = client();
+    try {
+      await expect(c.verifyUserToken('user-token')).rejects.toMatchObject({ kind: 'configuration', status: 500, code: 40000 });
     } finally {
       c.close();
     }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CONFIGURATION_BACKOFF_MS, KEEP_ALIVE_IDLE_MS } from '../../lib/index.js';
 import { INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS } from '../../lib/client/index.js';
 import { APP_DEMO } from '../support/app-harness.js';
-import { expectContactSupport } from './support/fault-expect.js';
+import { expectContactSupport, expectRetryLater } from './support/fault-expect.js';
 import { jsonOf } from '../support/raw-http.js';
 import type { RawReply } from '../support/raw-http.js';
 import { startReliabilityApp } from './support/reliability-app.js';
@@ -54,20 +54,27 @@ describe('platform traps through the example app', () => {
     expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
   });
 
-  it('trap 14: a run of 40000s across distinct tokens makes one E3 probe; a refused API token is reissued', async () => {
+  it('trap 14: a run of 40000s across distinct tokens makes one E3 probe; a refused API token is reissued, and no player is told to log in again while our side is at fault', async () => {
     app.emulator.injectFault({ endpoint: 'E2', type: 'code', code: 40000, count: -1 });
     app.emulator.injectFault({ endpoint: 'E3', type: 'code', code: 40101, count: 1 });
     for (let i = 1; i < INVALID_TOKEN_RUN_LENGTH; i += 1) expectRelogin(await app.bearer(app.token(APP_DEMO.player)));
     expect(app.count('E3')).toBe(0);
-    expectRelogin(await app.bearer(app.token(APP_DEMO.player)));
+    // The probe blames our API token; the retry with the reissued one is refused too: 503, not 401.
+    expectRetryLater(await app.bearer(app.token(APP_DEMO.player)), 40000);
     expect([app.count('E3'), app.count('E1')]).toEqual([1, 1]);
     expect(app.events.probes).toEqual([expect.objectContaining({ outcome: 'api_token_refused', code: 40101, distinctTokens: INVALID_TOKEN_RUN_LENGTH })]);
     expect(app.events.calls.at(-1)).toMatchObject({ endpoint: 'E2', reissued: true, attempts: 2 });
     const errors = app.clientLog.lines.filter((line) => line.level === 'error');
     expect(errors.map((line) => line.msg)).toEqual([expect.stringContaining('refuses our API token too')]);
-    // At most one probe per window, however long the run.
-    for (let i = 0; i < 3 * INVALID_TOKEN_RUN_LENGTH; i += 1) expectRelogin(await app.bearer(app.token(APP_DEMO.player)));
+    // At most one probe per window, however long the run; while our side is suspected, 503 for everyone.
+    for (let i = 0; i < 3 * INVALID_TOKEN_RUN_LENGTH; i += 1) expectRetryLater(await app.bearer(app.token(APP_DEMO.player)), 40000);
     expect(app.count('E3')).toBe(1);
+    // The next window's probe finds our token fine: the 40000s are the players' again.
+    app.clock.advance(INVALID_TOKEN_RUN_WINDOW_MS + 1);
+    for (let i = 1; i < INVALID_TOKEN_RUN_LENGTH; i += 1) expectRetryLater(await app.bearer(garbage()), 40000);
+    expectRelogin(await app.bearer(garbage()));
+    expect(app.events.probes.map((p) => p.outcome)).toEqual(['api_token_refused', 'api_token_ok']);
+    expectRelogin(await app.bearer(garbage()));
     app.emulator.clearFaults();
     expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
   });
@@ -85,7 +92,8 @@ describe('platform traps through the example app', () => {
 
   it('trap 14: an E3 probe refused as a bad request blames our requests and reissues the API token', async () => {
     app.emulator.injectFault({ endpoint: 'E3', type: 'code', code: 40000, count: 1 });
-    for (let i = 0; i < INVALID_TOKEN_RUN_LENGTH; i += 1) expectRelogin(await app.bearer(garbage()));
+    for (let i = 1; i < INVALID_TOKEN_RUN_LENGTH; i += 1) expectRelogin(await app.bearer(garbage()));
+    expectRetryLater(await app.bearer(garbage()), 40000);
     expect(app.events.probes).toEqual([expect.objectContaining({ outcome: 'request_refused', code: 40000 })]);
     expect(app.count('E1')).toBe(1);
     expect(app.clientLog.lines.filter((line) => line.level === 'error')[0]?.msg).toContain('look malformed');
