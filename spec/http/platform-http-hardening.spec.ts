@@ -1,8 +1,6 @@
-import { PlatformHttp, MAX_RESPONSE_BYTES } from '../../lib/http/index.js';
-import type { PlatformConfig } from '../../lib/config/index.js';
+import { MAX_RESPONSE_BYTES } from '../../lib/http/index.js';
 import type { PlatformRequest } from '../../lib/http/index.js';
-import { startRawServer, sendJsonText } from '../support/client-raw-server.js';
-import type { RawHandler, RawServer } from '../support/client-raw-server.js';
+import { rawHttpFixture, sendJsonText } from '../support/client-raw-server.js';
 import { rejectionOf } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';
 
@@ -10,22 +8,7 @@ const OK = '{"code":0,"message":"success"}';
 const GET: PlatformRequest = { endpoint: 'E3', method: 'GET', path: '/member/v3.0/g', headers: { 'caller-id': 'g_SERVER' } };
 
 describe('PlatformHttp hardening (bare loopback server)', () => {
-  const servers: RawServer[] = [];
-  const layers: PlatformHttp[] = [];
-  async function setup(handler: RawHandler, overrides: Partial<PlatformConfig> = {}): Promise<{ server: RawServer; http: PlatformHttp }> {
-    const server = await startRawServer(handler);
-    servers.push(server);
-    const http = new PlatformHttp({
-      baseUrl: server.url, clientId: 'c', clientSecret: 's', gameId: 'g', timeoutMs: 300, totalTimeoutMs: 1500,
-      retryBaseDelayMs: 5, retryMaxDelayMs: 50, ...overrides,
-    });
-    layers.push(http);
-    return { server, http };
-  }
-  afterEach(async () => {
-    for (const http of layers.splice(0)) http.close();
-    await Promise.all(servers.splice(0).map((s) => s.close()));
-  });
+  const setup = rawHttpFixture({ timeoutMs: 300, totalTimeoutMs: 1500, retryBaseDelayMs: 5, retryMaxDelayMs: 50 });
 
   it('keeps one connection alive across sequential calls', async () => {
     const { server, http } = await setup((_req, res) => sendJsonText(res, 200, OK));
@@ -34,8 +17,7 @@ describe('PlatformHttp hardening (bare loopback server)', () => {
   });
 
   it('does not follow redirects', async () => {
-    const target = await startRawServer((_req, res) => sendJsonText(res, 200, OK));
-    servers.push(target);
+    const { server: target } = await setup((_req, res) => sendJsonText(res, 200, OK));
     const { server, http } = await setup((_req, res) => {
       res.writeHead(302, { location: `${target.url}/steal` });
       res.end();

@@ -1,8 +1,5 @@
-import { PlatformHttp } from '../../lib/http/index.js';
 import type { CallStats, PlatformRequest } from '../../lib/http/index.js';
-import type { PlatformConfig } from '../../lib/config/index.js';
-import { startRawServer, sendJsonText } from '../support/client-raw-server.js';
-import type { RawHandler, RawServer } from '../support/client-raw-server.js';
+import { rawHttpFixture, sendJsonText } from '../support/client-raw-server.js';
 import { rejectionOf } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';
 
@@ -12,22 +9,7 @@ const POST: PlatformRequest = {
 };
 
 describe('Retries by status and body (instance-level axios-retry)', () => {
-  const servers: RawServer[] = [];
-  const layers: PlatformHttp[] = [];
-  async function setup(handler: RawHandler, overrides: Partial<PlatformConfig> = {}): Promise<{ server: RawServer; http: PlatformHttp }> {
-    const server = await startRawServer(handler);
-    servers.push(server);
-    const http = new PlatformHttp({
-      baseUrl: server.url, clientId: 'c', clientSecret: 's', gameId: 'g', timeoutMs: 300, totalTimeoutMs: 1500,
-      retries: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20, circuitBreaker: false, ...overrides,
-    });
-    layers.push(http);
-    return { server, http };
-  }
-  afterEach(async () => {
-    for (const http of layers.splice(0)) http.close();
-    await Promise.all(servers.splice(0).map((s) => s.close()));
-  });
+  const setup = rawHttpFixture({ timeoutMs: 300, totalTimeoutMs: 1500, retries: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20, circuitBreaker: false });
 
   it('retries a 200 carrying code 50000, then hands the 50000 back', async () => {
     const { server, http } = await setup((_req, res) => sendJsonText(res, 200, '{"code":50000,"message":"busy"}'));

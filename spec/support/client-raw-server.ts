@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { PlatformConfig } from '../../lib/config/index.js';
+import { PlatformHttp } from '../../lib/http/index.js';
 
 export interface RawRequest {
   method: string;
@@ -59,4 +61,25 @@ export async function startRawServer(handler: RawHandler): Promise<RawServer> {
 export function sendJsonText(res: http.ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(text);
+}
+
+/**
+ * For a describe block: `setup(handler, overrides)` starts a raw server and a
+ * `PlatformHttp` aimed at it (with `defaults` for the test's timeouts), and
+ * both are closed after each test.
+ */
+export function rawHttpFixture(defaults: Partial<PlatformConfig>) {
+  const servers: RawServer[] = [];
+  const layers: PlatformHttp[] = [];
+  afterEach(async () => {
+    for (const layer of layers.splice(0)) layer.close();
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+  return async function setup(handler: RawHandler, overrides: Partial<PlatformConfig> = {}): Promise<{ server: RawServer; http: PlatformHttp }> {
+    const server = await startRawServer(handler);
+    servers.push(server);
+    const layer = new PlatformHttp({ baseUrl: server.url, clientId: 'c', clientSecret: 's', gameId: 'g', ...defaults, ...overrides });
+    layers.push(layer);
+    return { server, http: layer };
+  };
 }
