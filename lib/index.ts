@@ -35,6 +35,7 @@ export {
   DEFAULT_MAX_QUEUED_CALLS,
   DEFAULT_CACHE_MAX_ENTRIES,
   MAX_CACHE_TTL_MS,
+  MAX_TOKEN_LENGTH,
   DEFAULT_CIRCUIT_FAILURE_THRESHOLD,
   DEFAULT_CIRCUIT_OPEN_MS,
   resolvePlatformConfig,
@@ -59,7 +60,7 @@ export {
 } from './provider/index.js';
 export type { ApiTokenProviderDeps, GetTokenOptions, TokenEvent, ProviderState } from './provider/index.js';
 
-export { PlatformClient, MAX_USER_TOKEN_LENGTH, INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS } from './client/index.js';
+export { PlatformClient, INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS } from './client/index.js';
 export type { PlatformClientOptions, CallEvent, MemberQuery, ProbeEvent, ProbeOutcome } from './client/index.js';
 
 export {

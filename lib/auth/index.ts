@@ -4,7 +4,6 @@ export type { Authenticator } from './authenticate.js';
 export { accessDenied } from './access-denied.js';
 export type { AccessDeniedInit } from './access-denied.js';
 export { failureFor } from './failure-record.js';
-export { MAX_TOKEN_LENGTH } from './token-syntax.js';
 export type {
   AuthRequest,
   AuthenticateOptions,

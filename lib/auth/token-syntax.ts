@@ -1,7 +1,5 @@
+import { MAX_TOKEN_LENGTH } from '../config/index.js';
 import { malformedToken } from '../errors/index.js';
-
-/** Longest token accepted; the platform's PC SDK buffer holds 4096 characters. */
-export const MAX_TOKEN_LENGTH = 4096;
 
 // RFC 6750 2.1 b64token.
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;

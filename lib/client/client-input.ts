@@ -1,7 +1,5 @@
+import { MAX_TOKEN_LENGTH } from '../config/index.js';
 import { malformedToken, PlatformError } from '../errors/index.js';
-
-/** Longest user token sent to the platform (CONTRACT: longer ones are 401 `invalid_token`). */
-export const MAX_USER_TOKEN_LENGTH = 4096;
 
 /**
  * Rejects, without a platform call, a token that cannot be valid. Visible
@@ -9,7 +7,7 @@ export const MAX_USER_TOKEN_LENGTH = 4096;
  */
 export function assertUserToken(token: unknown): asserts token is string {
   if (typeof token !== 'string' || token === '') throw malformedToken('the token must be a non-empty string');
-  if (token.length > MAX_USER_TOKEN_LENGTH) throw malformedToken(`the token is longer than ${MAX_USER_TOKEN_LENGTH} characters`);
+  if (token.length > MAX_TOKEN_LENGTH) throw malformedToken(`the token is longer than ${MAX_TOKEN_LENGTH} characters`);
   if (!/^[\x21-\x7e]+$/.test(token)) throw malformedToken('the token contains characters outside printable ASCII');
 }
 

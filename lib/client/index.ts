@@ -1,6 +1,5 @@
 export { PlatformClient } from './platform-client.js';
 export type { PlatformClientOptions, CallEvent } from './client-options.js';
 export type { MemberQuery } from './client-input.js';
-export { MAX_USER_TOKEN_LENGTH } from './client-input.js';
 export { INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS } from './token-run-guard.js';
 export type { ProbeEvent, ProbeOutcome } from './token-run-guard.js';

@@ -36,3 +36,8 @@ export const MAX_TOTAL_TIMEOUT_MS = 600_000;
 export const MAX_RETRIES = 10;
 /** Longest accepted backoff delay. */
 export const MAX_RETRY_DELAY_MS = 60_000;
+/**
+ * Longest user or web token accepted (the platform's PC SDK buffer holds 4096
+ * characters); a longer one is 401 `invalid_token` without a platform call.
+ */
+export const MAX_TOKEN_LENGTH = 4096;

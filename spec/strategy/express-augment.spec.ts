@@ -1,16 +1,49 @@
-import type { Request } from 'express';
-import type { GameUser } from '../../lib/types.js';
-import '../../lib/strategy/index.js';
+import { compileSnippets } from '../support/compile-snippets.js';
 
-// Compile-time checks (tsc runs over spec/): req.user is a GameUser under strict.
+// req.user is typed by the package's declaration merging: a user's strict
+// project that imports the package sees `memberNo: string` and
+// `guid: string | null` on req.user, under Express 5's types (and passport's).
 describe('Express.User augmentation', () => {
-  it('types req.user as GameUser', () => {
-    const req = { user: { memberNo: '20005061986', guid: null } } as unknown as Request;
-    const memberNo: string | undefined = req.user?.memberNo;
-    const guid: string | null | undefined = req.user?.guid;
-    // @ts-expect-error identifiers are strings, never numbers
-    const wrong: number | undefined = req.user?.memberNo;
-    const user: GameUser | undefined = req.user;
-    expect([memberNo, guid, wrong, user]).toEqual(['20005061986', null, '20005061986', { memberNo: '20005061986', guid: null }]);
+  const typed = `
+    import type { Request } from 'express';
+    import { requireGameUser } from 'passport-game-platform';
+    import type { GameUser } from 'passport-game-platform';
+    void requireGameUser;
+    export function ids(req: Request): [string | undefined, string | null | undefined] {
+      return [req.user?.memberNo, req.user?.guid];
+    }
+    export const user = (req: Request): GameUser | undefined => req.user;`;
+  const numeric = `
+    import type { Request } from 'express';
+    import { requireGameUser } from 'passport-game-platform';
+    void requireGameUser;
+    export const n = (req: Request): number | undefined => req.user?.memberNo;`;
+  const without = `
+    import type { Request } from 'express';
+    export const m = (req: Request): string | undefined => req.user?.memberNo;`;
+
+  let problems: string[] = [];
+  beforeAll(() => {
+    problems = compileSnippets([
+      { name: 'typed', code: typed },
+      { name: 'numeric', code: numeric },
+    ]);
+  }, 60_000);
+
+  it('types req.user.memberNo as a string and guid as string | null once the package is imported', () => {
+    expect(problems.filter((p) => p.startsWith('typed:'))).toEqual([]);
   });
+
+  it('refuses to read memberNo as a number (identifiers are never lossy numbers)', () => {
+    expect(problems.filter((p) => p.startsWith('numeric:'))).toEqual([
+      expect.stringContaining("Type 'string | undefined' is not assignable to type 'number | undefined'"),
+    ]);
+  });
+
+  it('is what gives req.user its fields: a program that never imports the package has no req.user', () => {
+    // A program of its own: declaration merging is global once any file imports the package.
+    expect(compileSnippets([{ name: 'without', code: without }])).toEqual([
+      expect.stringContaining("Property 'user' does not exist"),
+    ]);
+  }, 60_000);
 });
