@@ -6,6 +6,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const ENTRY_POINTS: Record<string, string> = {
   'passport-game-platform': path.join(ROOT, 'lib', 'index.js'),
   'passport-game-platform/emulator': path.join(ROOT, 'lib', 'emulator', 'index.js'),
+  'passport-game-platform/nest': path.join(ROOT, 'lib', 'nest', 'index.js'),
+  'passport-game-platform/fastify': path.join(ROOT, 'lib', 'fastify', 'index.js'),
 };
 
 /** A piece of TypeScript a user would write, importing the package by name. */
@@ -26,7 +28,7 @@ export function compileSnippets(snippets: Snippet[]): string[] {
   try {
     const files = snippets.map(({ code }, i) => {
       const file = path.join(dir, `snippet-${i}.mts`);
-      const source = code.replace(/from '(passport-game-platform(?:\/emulator)?)'/g, (_, name: string) => `from ${JSON.stringify(ENTRY_POINTS[name])}`);
+      const source = code.replace(/from '(passport-game-platform(?:\/emulator|\/nest|\/fastify)?)'/g, (_, name: string) => `from ${JSON.stringify(ENTRY_POINTS[name])}`);
       writeFileSync(file, `${source}\nexport {};\n`);
       return file;
     });
@@ -34,6 +36,8 @@ export function compileSnippets(snippets: Snippet[]): string[] {
       target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
       strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [path.join(ROOT, 'node_modules', '@types')],
       verbatimModuleSyntax: true,
+      // Nest apps are written with TypeScript's decorators.
+      experimentalDecorators: true, emitDecoratorMetadata: true,
     });
     return ts.getPreEmitDiagnostics(program)
       .filter((d) => d.file !== undefined && files.includes(d.file.fileName))

@@ -1,0 +1,18 @@
+// A Fastify game backend protected by passport-game-platform/fastify.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { PlatformClient } from '../../lib/index.js';
+import { fastifyGamePlatform } from '../../lib/fastify/index.js';
+
+/** Builds the app without listening: `GET /healthz` (open) and `GET /api/me` (bearer). */
+export async function buildFastifyApp(client: PlatformClient): Promise<FastifyInstance> {
+  const app = Fastify();
+  await app.register(fastifyGamePlatform, { client });
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/api/me', { preHandler: app.requireGameUser }, async (request) => ({
+    member_no: request.user!.memberNo,
+    guid: request.user!.guid,
+  }));
+  // Routes under /open run unprotected, for the bench's side-by-side figures.
+  app.get('/open/me', async () => ({ member_no: null }));
+  return app;
+}

@@ -1,0 +1,69 @@
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import type { PlatformClient } from '../../lib/client/index.js';
+import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
+import { fastifyGamePlatform } from '../../lib/fastify/index.js';
+import { useEmulator } from '../support/emulator-fixture.js';
+import { emulatorClients } from '../support/http-emulator-client.js';
+
+const fixture = useEmulator();
+const clients = emulatorClients(() => fixture.emulator);
+afterAll(() => clients.closeAll());
+
+async function listen(app: FastifyInstance): Promise<(path: string, token?: string) => Promise<Response>> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return (path, token) => fetch(`http://127.0.0.1:${port}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+}
+
+describe('fastifyGamePlatform', () => {
+  it('names the option when registered with a wrong one', async () => {
+    const app = Fastify();
+    await expect(app.register(fastifyGamePlatform, { client: {} as PlatformClient })).rejects.toThrow(
+      new TypeError('passport-game-platform/fastify: options.client must have a verifyUserToken(token) method (a PlatformClient)'),
+    );
+    await app.close();
+  });
+
+  it('gives mapUser and authorize the Fastify request, and answers 403 denied when authorize says no', async () => {
+    const app = Fastify();
+    const seen: string[] = [];
+    await app.register(fastifyGamePlatform, {
+      client: clients.create(),
+      mapUser: (user, req: FastifyRequest) => {
+        seen.push(req.routeOptions.url ?? '');
+        return { admin: user.memberNo === DEFAULT_MEMBERS.admin };
+      },
+      authorize: (user, req: FastifyRequest) => !req.url.startsWith('/admin') || (user as { admin?: boolean }).admin === true,
+    });
+    app.get('/admin/me', { preHandler: app.requireGameUser }, async (request) => request.user);
+    const get = await listen(app);
+    try {
+      const admin = await get('/admin/me', fixture.emulator.login(DEFAULT_MEMBERS.admin).access_token);
+      expect(await admin.json()).toEqual({ memberNo: DEFAULT_MEMBERS.admin, guid: '200000000397', admin: true });
+      const player = await get('/admin/me', fixture.emulator.login(DEFAULT_MEMBERS.player).access_token);
+      expect(player.status).toBe(403);
+      expect(player.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+      expect(await player.json()).toMatchObject({ status: 403, action: 'denied' });
+      expect(seen).toEqual(['/admin/me', '/admin/me']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('works as an onRequest hook, leaves request.user unset on open routes, needs no session', async () => {
+    const app = Fastify();
+    await app.register(fastifyGamePlatform, { client: clients.create() });
+    app.get('/early', { onRequest: app.requireGameUser }, async (request) => ({ member_no: request.user?.memberNo }));
+    app.get('/open', async (request) => ({ user: request.user ?? null }));
+    const get = await listen(app);
+    try {
+      const early = await get('/early', fixture.emulator.login(DEFAULT_MEMBERS.player).access_token);
+      expect(await early.json()).toEqual({ member_no: DEFAULT_MEMBERS.player });
+      expect(await (await get('/open')).json()).toEqual({ user: null });
+      expect((await get('/early')).status).toBe(401);
+    } finally {
+      await app.close();
+    }
+  });
+});
