@@ -9,7 +9,7 @@ const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/spec'],
   testMatch: ['**/*.spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/spec/browser/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/spec/browser/', '<rootDir>/spec/package-install/'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],

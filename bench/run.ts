@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { runFrameworks } from './frameworks.js';
 import { killAllChildren } from './harness/children.js';
 import { machineInfo } from './harness/machine.js';
 import { parseBenchOptions, runsStage } from './harness/options.js';
@@ -62,9 +63,10 @@ process.once('SIGTERM', () => abort('terminated (SIGTERM)', 143));
 const hardStop = setTimeout(() => abort(`hard time limit of ${options.timeLimitS} s reached`, 1), options.timeLimitS * 1000);
 
 /** Rough seconds each stage needs, for the deadline checks of the stages before it. */
-function estimateS(stage: 'cold-burst' | 'memory'): number {
+function estimateS(stage: 'cold-burst' | 'memory' | 'frameworks'): number {
   if (!runsStage(options, stage)) return 0;
   if (stage === 'cold-burst') return options.latenciesMs.length * 2 * 4;
+  if (stage === 'frameworks') return 10 + 6 * (options.warmupS + options.rounds * options.durationS);
   return 15 + options.memoryRequests / 2000;
 }
 
@@ -95,19 +97,27 @@ async function main(): Promise<void> {
       save();
     }
     if (runsStage(options, 'steady')) {
-      ctx.reserveS = estimateS('cold-burst') + estimateS('memory');
+      ctx.reserveS = estimateS('cold-burst') + estimateS('memory') + estimateS('frameworks');
       Object.assign(results, await runSteady(ctx));
       save();
     }
     if (runsStage(options, 'cold-burst')) {
-      ctx.reserveS = estimateS('memory');
+      ctx.reserveS = estimateS('memory') + estimateS('frameworks');
       log(`cold burst: ${options.coldBurstRequests} concurrent first requests`);
       results['cold-burst'] = await runColdBurst(ctx);
       save();
     }
     if (runsStage(options, 'memory')) {
+      ctx.reserveS = estimateS('frameworks');
       log(`memory: ${options.memoryRequests} requests in 2 passes over ${options.memoryTokens} tokens (cache on)`);
       results.memory = await runMemory(ctx);
+      save();
+    }
+    if (runsStage(options, 'frameworks')) {
+      ctx.reserveS = 0;
+      log('frameworks: Fastify and Express, protected against unprotected (E2 latency 0 ms)');
+      results.frameworks = await runFrameworks(ctx);
+      writeFileSync(`${RESULTS_DIR}frameworks.json`, `${JSON.stringify({ generatedAt: results.generatedAt, machine: results.machine, options: results.options, frameworks: results.frameworks }, null, 2)}\n`);
     }
     results.complete = results.notes.length === 0;
   } finally {

@@ -29,11 +29,11 @@ export interface BenchOptions {
   timeLimitS: number;
   /** Servers started with `--cpu-prof` (`BENCH_CPU_PROF=ours,baseline`). */
   cpuProfile: string[];
-  /** Stages to run (`BENCH_ONLY=steady,cold-burst,memory,emulator`); default all. */
+  /** Stages to run (`BENCH_ONLY=steady,cold-burst,memory,emulator,frameworks`); default all. */
   only: string[];
 }
 
-export const ALL_STAGES = ['emulator', 'steady', 'cold-burst', 'memory'] as const;
+export const ALL_STAGES = ['emulator', 'steady', 'cold-burst', 'memory', 'frameworks'] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -105,6 +105,8 @@ export interface BenchResults {
   'ours-cached'?: ByLatency<CaseAtLatency>;
   'cold-burst'?: ByLatency<{ ours: ColdBurstRun; 'baseline-no-single-flight': ColdBurstRun }>;
   memory?: MemoryResult;
+  /** Fastify's and Express's protected/unprotected ratios (bench/frameworks.ts). */
+  frameworks?: import('../frameworks.js').FrameworksResult;
   ratios?: Record<string, ByLatency<{ ofMedians: number; pairedMedian: number; perRound: number[] }>>;
   targets?: TargetCheck[];
   wallTimeS?: number;
