@@ -16,7 +16,14 @@ export interface Logger {
   error(obj: object, msg?: string): void;
 }
 
-/** A source of the current time in ms; tests pass the emulator's clock. */
+/**
+ * A source of the current time in ms; tests pass the emulator's clock.
+ * `now()` is wall-clock time, used for API-token lifetimes. Durations
+ * (breaker, caches, back-offs) use `monotonicNow()` when given, else the
+ * forward movement of `now()` (the default clock uses `performance.now()`).
+ */
 export interface Clock {
   now(): number;
+  /** A clock that never moves backwards, for durations. */
+  monotonicNow?(): number;
 }

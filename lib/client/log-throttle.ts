@@ -1,17 +1,2 @@
-import type { Clock } from '../types.js';
-
-/** Lets one log line per key through per window, so a misconfiguration is one clear line, not a storm. */
-export class LogThrottle {
-  readonly #last = new Map<string, number>();
-
-  constructor(private readonly clock: Clock, private readonly windowMs: number, private readonly maxKeys = 256) {}
-
-  allow(key: string): boolean {
-    const now = this.clock.now();
-    const last = this.#last.get(key);
-    if (last !== undefined && now - last < this.windowMs) return false;
-    if (this.#last.size >= this.maxKeys) this.#last.clear();
-    this.#last.set(key, now);
-    return true;
-  }
-}
+// The one log throttle lives with its owner, the API-token provider.
+export { LogThrottle } from '../provider/log-throttle.js';

@@ -1,25 +1,37 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import pMemoize from 'p-memoize';
 import type { ResolvedPlatformConfig } from '../config/index.js';
-import { isPlatformError, PlatformError } from '../errors/index.js';
+import { errorForPlatformCode, errorForTransportFault, isPlatformError, PlatformCode, PlatformError } from '../errors/index.js';
 import { tokenKey } from '../config/index.js';
 import { PlatformHttp } from '../http/index.js';
-import type { CircuitEvent, HttpLoad, PlatformRequest } from '../http/index.js';
+import type { Abortable, CircuitEvent, HttpLoad, PlatformRequest } from '../http/index.js';
 import { ApiTokenProvider } from '../provider/index.js';
 import type { GameUser } from '../types.js';
 import { ApiCall } from './api-call.js';
+import type { CallContext } from './api-call.js';
 import type { CallEvent, PlatformClientOptions } from './client-options.js';
 import { clientConfig } from './client-options.js';
 import { assertUserToken, searchParams } from './client-input.js';
 import type { MemberQuery } from './client-input.js';
 import { memberFromReply, verifiedIdentifiers } from './member-reply.js';
 import type { VerifiedIdentifiers } from './member-reply.js';
+import { RefusalCache } from './refusal-cache.js';
 import { ResultCache } from './result-cache.js';
+import { SingleFlight } from './single-flight.js';
 import { TokenRunGuard } from './token-run-guard.js';
 import type { ProbeEvent } from './token-run-guard.js';
 
 type TokenKind = 'E2' | 'web';
+
+/** Options of one verification. */
+export interface VerifyOptions {
+  /**
+   * The request's signal: abort it when the player's connection closes. A
+   * verification nobody waits for any more is dropped from the queue (or
+   * stopped in flight) and costs no platform call.
+   */
+  signal?: AbortSignal;
+}
 
 /**
  * The platform's server API: verifies user tokens (E2), web tokens, and looks
@@ -56,7 +68,10 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
   readonly #http: PlatformHttp;
   readonly #api: ApiCall;
   readonly #cache: ResultCache;
-  readonly #verifyShared: (key: string, kind: TokenKind, token: string) => Promise<GameUser>;
+  readonly #refused: RefusalCache;
+  readonly #guard: TokenRunGuard;
+  readonly #flights = new SingleFlight<GameUser>((key) => (key.startsWith('web') ? 'web' : 'E2'));
+  #closed = false;
 
   constructor(options: PlatformClientOptions) {
     super();
@@ -65,34 +80,32 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
     const shared = (options as { provider?: ApiTokenProvider }).provider;
     this.provider = shared ?? new ApiTokenProvider(this.config, { http: this.#http });
     this.#http.on('circuit', (event) => this.emit('circuit', event));
-    const guard = new TokenRunGuard(this.config, this.#http, (apiToken) => this.#probeRequest(apiToken), (event) => this.emit('probe', event));
+    const guard = this.#guard = new TokenRunGuard(this.config, this.#http, (apiToken) => this.#probeRequest(apiToken), (event) => this.emit('probe', event));
     this.#api = new ApiCall(this.config, this.#http, this.provider, (event) => this.emit('call', event), guard);
     this.#cache = new ResultCache(this.config);
-    this.#verifyShared = pMemoize((key: string, kind: TokenKind, token: string) => this.#verify(key, kind, token), {
-      cache: false,
-      cacheKey: ([key]) => key,
-    });
+    this.#refused = new RefusalCache(this.config.invalidTokenCacheMs, this.config.monotonic);
   }
 
   /**
    * Verifies a Game User Access Token with E2. The token travels only in the
    * JSON body. Resolves to the member's identifiers as decimal strings.
    */
-  verifyUserToken(token: string): Promise<GameUser> {
-    return this.#verifyCached('E2', token);
+  verifyUserToken(token: string, options: VerifyOptions = {}): Promise<GameUser> {
+    return this.#verifyCached('E2', token, options.signal);
   }
 
   /** Verifies a web (cookie) token: `GET /member/v3.0/{game_id}` with the web token as bearer. */
-  verifyWebToken(token: string): Promise<GameUser> {
-    return this.#verifyCached('web', token);
+  verifyWebToken(token: string, options: VerifyOptions = {}): Promise<GameUser> {
+    return this.#verifyCached('web', token, options.signal);
   }
 
   /** Looks a member up by member_no or guid (E3); `null` when the platform finds none. */
-  async lookupMember(query: MemberQuery): Promise<GameUser | null> {
-    return this.#lookup(query);
+  async lookupMember(query: MemberQuery, options: VerifyOptions = {}): Promise<GameUser | null> {
+    this.#assertOpen('E3');
+    return this.#lookup(query, { signal: options.signal });
   }
 
-  #lookup(query: MemberQuery, deadline?: number): Promise<GameUser | null> {
+  #lookup(query: MemberQuery, context: CallContext): Promise<GameUser | null> {
     const params = searchParams(query);
     return this.#api.run('E3', (apiToken) => ({
       endpoint: 'E3',
@@ -100,7 +113,7 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
       path: this.#memberPath(),
       query: params,
       headers: this.#headers(apiToken),
-    }), memberFromReply, undefined, deadline);
+    }), memberFromReply, undefined, context);
   }
 
   /** Forgets a token's cached verification (e.g. after the player logs out). */
@@ -115,24 +128,41 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
     return this.#http.load;
   }
 
-  /** Destroys this client's keep-alive agents (and those of the provider it built). */
-  close(): void {
-    this.#http.close();
+  /**
+   * Stops the client: later calls fail at once (503, "the platform client is
+   * closed"), calls queued or in flight end with that 503 (never retried on a
+   * new socket), and every socket of this client (and of the provider it
+   * built) is destroyed. Resolves once no call is left.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#http.close();
   }
 
-  async #verifyCached(kind: TokenKind, token: string): Promise<GameUser> {
+  #assertOpen(endpoint: 'E2' | 'E3' | 'web'): void {
+    if (this.#closed) throw errorForTransportFault('closed', endpoint);
+  }
+
+  async #verifyCached(kind: TokenKind, token: string, signal: Abortable | undefined): Promise<GameUser> {
     assertUserToken(token);
+    this.#assertOpen(kind);
     const key = `${kind}:${tokenKey(token)}`;
     const hit = this.#cache.get(key);
     if (hit !== undefined) {
       this.emit('call', { endpoint: kind, outcome: 'success', durationMs: 0, attempts: 0, cached: true });
       return hit;
     }
-    const user = await this.#verifyShared(key, kind, token);
+    const refused = this.#refused.get(key);
+    // While a probe blames our own side, a 40000 is not the player's fault: ask again.
+    if (refused !== undefined && !this.#guard.suspectsOurSide) {
+      this.emit('call', { endpoint: kind, outcome: 'rejected', code: refused, kind: 'invalid_token', durationMs: 0, attempts: 0, cached: true });
+      throw errorForPlatformCode(refused, kind);
+    }
+    const user = await this.#flights.run(key, (shared) => this.#verify(key, kind, token, shared), signal);
     return { ...user };
   }
 
-  async #verify(key: string, kind: TokenKind, token: string): Promise<GameUser> {
+  async #verify(key: string, kind: TokenKind, token: string, signal: Abortable | undefined): Promise<GameUser> {
     // One budget for the whole verification, a guid-only answer's E3 lookup included.
     const deadline = performance.now() + this.config.totalTimeoutMs;
     try {
@@ -143,27 +173,33 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
           path: `${this.#memberPath()}/token/verify`,
           headers: { ...this.#headers(apiToken), 'Content-Type': 'application/json' },
           body: { access_token: token },
-        }), verifiedIdentifiers, key, deadline)
+        }), verifiedIdentifiers, key, { deadline, signal })
         : await this.#api.runPlain('web', {
           endpoint: 'web',
           method: 'GET',
           path: this.#memberPath(),
           headers: { Authorization: `Bearer ${token}`, 'caller-id': this.config.callerId },
+          deadline,
+          signal,
         }, verifiedIdentifiers);
-      const user = await this.#completeMember(ids, deadline);
+      const user = await this.#completeMember(ids, { deadline, signal });
       this.#cache.set(key, user);
       return user;
     } catch (error) {
       this.#cache.delete(key);
+      // The platform's own 40000 for this token: a refused token never becomes valid.
+      if (isPlatformError(error) && error.kind === 'invalid_token' && error.code === PlatformCode.BAD_REQUEST) {
+        this.#refused.set(key, error.code);
+      }
       throw error;
     }
   }
 
   /** A GUID-based answer without member_no: ask E3 for it, so `req.user.memberNo` is always set. */
-  async #completeMember(ids: VerifiedIdentifiers, deadline: number): Promise<GameUser> {
+  async #completeMember(ids: VerifiedIdentifiers, context: CallContext): Promise<GameUser> {
     if (ids.memberNo !== null) return { memberNo: ids.memberNo, guid: ids.guid };
     const guid = ids.guid as string;
-    const found = await this.#lookup({ guid }, deadline).catch((error: unknown) => {
+    const found = await this.#lookup({ guid }, context).catch((error: unknown) => {
       // The player's token was fine: E3 refusing our own lookup is a server-side fault, not a 400.
       if (isPlatformError(error) && error.kind === 'invalid_request') {
         throw new PlatformError({ kind: 'configuration', code: error.code, message: `E3 refused our lookup of guid ${guid} (${error.code ?? 'no code'}) while completing a verified user.` });

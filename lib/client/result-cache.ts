@@ -17,7 +17,7 @@ export class ResultCache {
       ttl: options.ttlMs,
       ttlResolution: 0,
       ttlAutopurge: false,
-      perf: config.clock,
+      perf: config.monotonic,
     });
   }
 

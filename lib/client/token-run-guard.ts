@@ -3,7 +3,7 @@ import type { ResolvedPlatformConfig } from '../config/index.js';
 import { fingerprint } from '../config/index.js';
 import { isApiTokenRejection, PlatformCode } from '../errors/index.js';
 import type { PlatformHttp, PlatformRequest } from '../http/index.js';
-import type { Clock } from '../types.js';
+import type { MonotonicClock } from '../config/index.js';
 
 /** Distinct user tokens refused with 40000 in a row (no success between) that make us check our own API token. */
 export const INVALID_TOKEN_RUN_LENGTH = 20;
@@ -37,7 +37,7 @@ class RunCounter {
   #since = 0;
   #lastProbe = -Infinity;
 
-  constructor(private readonly clock: Clock, private readonly length: number, private readonly windowMs: number) {}
+  constructor(private readonly clock: MonotonicClock, private readonly length: number, private readonly windowMs: number) {}
 
   success(): void {
     this.#keys.clear();
@@ -83,7 +83,7 @@ export class TokenRunGuard {
     private readonly probeRequest: (apiToken: string) => PlatformRequest,
     private readonly emit: (event: ProbeEvent) => void,
   ) {
-    this.#run = new RunCounter(config.clock, INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS);
+    this.#run = new RunCounter(config.monotonic, INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS);
   }
 
   /**

@@ -41,3 +41,11 @@ export const MAX_RETRY_DELAY_MS = 60_000;
  * characters); a longer one is 401 `invalid_token` without a platform call.
  */
 export const MAX_TOKEN_LENGTH = 4096;
+/**
+ * How long a user token the platform refused (40000) is answered 401 without
+ * asking again: a refused token never becomes valid, and a flood of the same
+ * garbage token must not become a flood of platform calls. 0 turns it off.
+ */
+export const DEFAULT_INVALID_TOKEN_CACHE_MS = 5000;
+/** Longest accepted `invalidTokenCacheMs`. */
+export const MAX_INVALID_TOKEN_CACHE_MS = 600_000;

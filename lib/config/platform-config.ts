@@ -1,4 +1,5 @@
 import type { Clock, Logger } from '../types.js';
+import type { MonotonicClock } from './monotonic.js';
 
 /** Which platform environment the credentials belong to. */
 export type PlatformEnvironment = 'live' | 'sandbox';
@@ -58,7 +59,12 @@ export interface PlatformConfig {
   retryMaxDelayMs?: number;
   /** A pino-compatible logger; silent by default. */
   logger?: Logger;
-  /** Source of the current time for token lifetimes and the result cache; default `Date`. */
+  /**
+   * Source of the wall-clock time for API-token lifetimes; default `Date`.
+   * Durations (breaker, cache TTL, back-offs) run on a monotonic clock:
+   * `performance.now()` with the default clock, and with an injected clock
+   * (tests) its forward movement only, so a backward step changes no duration.
+   */
   clock?: Clock;
   /** Opt-in result cache of verified user tokens; off by default. */
   cache?: ResultCacheOptions | false;
@@ -68,6 +74,12 @@ export interface PlatformConfig {
   maxQueuedCalls?: number;
   /** Fail fast while the platform is down; on by default (`{ failureThreshold: 10, openMs: 5000 }`); `false`: off. */
   circuitBreaker?: CircuitBreakerOptions | false;
+  /**
+   * How long a user token refused by the platform (40000) is answered 401
+   * without another platform call, keyed by the token's digest; default 5000
+   * (0 to 600000; 0 turns it off).
+   */
+  invalidTokenCacheMs?: number;
 }
 
 /**
@@ -97,4 +109,7 @@ export interface ResolvedPlatformConfig {
   readonly maxQueuedCalls: number;
   /** `undefined` when turned off. */
   readonly circuitBreaker: Readonly<Required<CircuitBreakerOptions>> | undefined;
+  /** Durations are measured on this clock: it never moves backwards. */
+  readonly monotonic: MonotonicClock;
+  readonly invalidTokenCacheMs: number;
 }

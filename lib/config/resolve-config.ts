@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import type { Clock, Logger } from '../types.js';
 import * as D from './defaults.js';
 import type { PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig } from './platform-config.js';
+import { monotonicFor } from './monotonic.js';
 import { silentLogger } from './silent-logger.js';
 import {
   assertVisibleAscii, configError, integerIn, isObject, optionalString, parseBaseUrl, requiredString,
@@ -98,15 +99,18 @@ export function resolvePlatformConfig(options: PlatformConfig | ResolvedPlatform
   const gameId = requiredString(o.gameId, 'gameId');
   assertVisibleAscii(gameId, 'gameId');
   const instanceId = optionalString(o.instanceId, 'instanceId');
+  const clock = resolveClock(o.clock);
   const config = {
     baseUrl, environment, clientId, gameId, instanceId, callerId: `${gameId}_SERVER`,
     ...resolveTimeouts(o),
     logger: resolveLogger(o.logger),
-    clock: resolveClock(o.clock),
+    clock,
+    monotonic: monotonicFor(clock, systemClock),
     cache: resolveCache(o.cache),
     maxConcurrentCalls: integerIn(o.maxConcurrentCalls, 'maxConcurrentCalls', 1, 10_000, D.DEFAULT_MAX_CONCURRENT_CALLS),
     maxQueuedCalls: integerIn(o.maxQueuedCalls, 'maxQueuedCalls', 0, 1_000_000, D.DEFAULT_MAX_QUEUED_CALLS),
     circuitBreaker: resolveCircuitBreaker(o.circuitBreaker),
+    invalidTokenCacheMs: integerIn(o.invalidTokenCacheMs, 'invalidTokenCacheMs', 0, D.MAX_INVALID_TOKEN_CACHE_MS, D.DEFAULT_INVALID_TOKEN_CACHE_MS),
   };
   Object.defineProperty(config, 'clientSecret', { value: clientSecret, enumerable: false });
   Object.defineProperty(config, inspect.custom, { value: redacted, enumerable: false });
@@ -135,6 +139,7 @@ export function configWith(config: ResolvedPlatformConfig, overrides: Partial<Pl
     maxConcurrentCalls: config.maxConcurrentCalls,
     maxQueuedCalls: config.maxQueuedCalls,
     circuitBreaker: config.circuitBreaker ?? false,
+    invalidTokenCacheMs: config.invalidTokenCacheMs,
   };
   return resolvePlatformConfig({ ...base, ...overrides });
 }

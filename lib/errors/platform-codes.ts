@@ -76,7 +76,7 @@ export function errorForRefusalOnOurSide(code: number): PlatformError {
 }
 
 /** How a call failed below the JSON level. */
-export type TransportFault = 'timeout' | 'network' | 'http_status' | 'bad_body' | 'circuit_open' | 'overloaded';
+export type TransportFault = 'timeout' | 'network' | 'http_status' | 'bad_body' | 'circuit_open' | 'overloaded' | 'aborted' | 'closed';
 
 /** Maps a transport failure (after retries) to a 503 `retry_later`. */
 export function errorForTransportFault(fault: TransportFault, endpoint: PlatformEndpoint, detail?: string): PlatformError {
@@ -87,6 +87,8 @@ export function errorForTransportFault(fault: TransportFault, endpoint: Platform
     bad_body: 'answered with a body that is not the expected JSON',
     circuit_open: 'is failing; calls are paused for a moment',
     overloaded: 'has too many calls in flight from this server',
+    aborted: 'was not asked (the caller went away)',
+    closed: 'is not called any more (the platform client is closed)',
   };
   const suffix = detail ? ` (${detail})` : '';
   return new PlatformError({ kind: 'platform_unavailable', retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS, message: `The platform ${what[fault]} on ${endpoint}${suffix}: try again later.` });

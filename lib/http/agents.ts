@@ -15,7 +15,9 @@ export function createAgents(maxSockets: number): Agents {
     keepAliveMsecs: 1000,
     timeout: KEEP_ALIVE_IDLE_MS,
     maxSockets,
-    maxFreeSockets: Math.min(maxSockets, 32),
+    // Every socket a burst opened may stay for the next one: a smaller free
+    // pool closes sockets under steady load only to open new ones.
+    maxFreeSockets: maxSockets,
     scheduling: 'lifo' as const,
   };
   return { httpAgent: new http.Agent(options), httpsAgent: new https.Agent(options) };

@@ -1,6 +1,6 @@
 import { errorForTransportFault } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
-import type { Clock } from '../types.js';
+import type { MonotonicClock } from '../config/index.js';
 
 /** `closed`: calls go through; `open`: 503 at once; `half-open`: one probe call goes through. */
 export type CircuitState = 'closed' | 'open' | 'half-open';
@@ -10,7 +10,7 @@ export type CallVerdict = 'success' | 'failure' | 'ignored';
 
 /**
  * Payload of the `'circuit'` event, one per state change. Times are
- * `clock.now()` values.
+ * monotonic (`config.monotonic.now()`) values, immune to wall-clock steps.
  */
 export interface CircuitEvent {
   state: CircuitState;
@@ -48,7 +48,7 @@ const PROBE: CircuitPermit = Object.freeze({ probe: true });
  * A consecutive-failure circuit breaker. After `failureThreshold` failed calls
  * in a row it opens: calls fail at once (503 `circuit_open`) for `openMs`.
  * Then it is half-open: one probe call goes through, and its outcome closes or
- * reopens it. Time is read from `clock` on each call; no timer is ever set
+ * reopens it. Time is read from the monotonic `clock` on each call; no timer is ever set
  * (trap 5). A call started before the circuit opened does not change it.
  */
 export class CircuitBreaker {
@@ -60,7 +60,7 @@ export class CircuitBreaker {
   constructor(
     readonly failureThreshold: number,
     readonly openMs: number,
-    private readonly clock: Clock,
+    private readonly clock: MonotonicClock,
     private readonly onChange: (event: CircuitEvent) => void,
   ) {}
 

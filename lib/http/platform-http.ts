@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { isAxiosError } from 'axios';
-import type { AxiosInstance, AxiosResponse } from 'axios';
+import type { AxiosInstance } from 'axios';
 import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js';
 import { resolvePlatformConfig } from '../config/index.js';
-import { isTransientCode } from '../errors/index.js';
-import type { PlatformEndpoint } from '../errors/index.js';
+import { errorForTransportFault, isTransientCode } from '../errors/index.js';
+import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
 import { createAgents, destroyAgents } from './agents.js';
 import type { Agents } from './agents.js';
 import { CallLimiter } from './call-limiter.js';
@@ -13,12 +13,12 @@ import { CircuitBreaker } from './circuit-breaker.js';
 import type { CallVerdict, CircuitEvent, CircuitState } from './circuit-breaker.js';
 import { logCircuitChange } from './circuit-log.js';
 import { DeadlineSignal } from './deadline-signal.js';
+import type { Abortable } from './deadline-signal.js';
 import { faultFromBadBody, faultFromError } from './fault-boundary.js';
 import { createPlatformAxios } from './platform-axios.js';
 import { BadBody } from './platform-body.js';
-import type { PlatformBody } from './platform-body.js';
-import { CALL_KEY, PlatformCall } from './retry-options.js';
-import type { PlatformCallConfig } from './retry-options.js';
+import type { ParsedBody, PlatformBody } from './platform-body.js';
+import { classifyNoResponse, countsAsPlatformFailure, fullJitterDelay, isRetryableResponse, retryAfterMs } from './retry-policy.js';
 
 export interface PlatformRequest {
   endpoint: PlatformEndpoint;
@@ -30,6 +30,8 @@ export interface PlatformRequest {
   body?: Record<string, string>;
   /** `performance.now()` time by which the whole call must end; capped at `totalTimeoutMs`. */
   deadline?: number;
+  /** The caller's signal: when it aborts (its client has gone), a queued call leaves the queue and one in flight stops. */
+  signal?: Abortable;
 }
 
 /** A parsed platform answer: the body's `code` decides, whatever the HTTP status. */
@@ -50,12 +52,46 @@ export interface HttpLoad {
   circuit: CircuitState;
 }
 
+/** How one HTTP attempt ended. */
+type Attempt =
+  | { readonly status: number; readonly body: ParsedBody; readonly retryAfter: unknown }
+  | { readonly status: undefined; readonly error: unknown; readonly code: string | undefined; readonly reused: boolean; readonly timedOut: boolean };
+
+/** One call's retry state. */
+interface Call {
+  readonly endpoint: PlatformEndpoint;
+  readonly signal: DeadlineSignal;
+  readonly deadline: number;
+  readonly stats: CallStats;
+  retries: number;
+  resetRetried: boolean;
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function pause(ms: number, signal: DeadlineSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+}
+
 /**
  * The HTTP layer: one dedicated axios instance with keep-alive agents, bounded
- * sizes, no redirects, no proxy, lossless JSON, explicit retries inside a
- * total budget, a cap on calls in flight and a circuit breaker. Every failure
- * leaves it as a `PlatformError`; no AxiosError ever escapes. Emits
- * `'circuit'` ({@link CircuitEvent}) on each state change of the breaker.
+ * sizes, no redirects, no proxy, lossless JSON; explicit retries inside a
+ * total budget, each attempt (its body included) bounded by `timeoutMs`; a cap
+ * on calls in flight and a circuit breaker. Every failure leaves it as a
+ * `PlatformError`; no AxiosError ever escapes. Emits `'circuit'`
+ * ({@link CircuitEvent}) on each state change of the breaker.
  */
 export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
   readonly config: ResolvedPlatformConfig;
@@ -63,13 +99,17 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
   readonly #axios: AxiosInstance;
   readonly #limiter: CallLimiter;
   readonly #breaker: CircuitBreaker | undefined;
+  /** Calls under way (queued or in flight), ended with 503 by {@link close}. */
+  readonly #running = new Set<DeadlineSignal>();
+  #settled: (() => void) | undefined;
+  #closed = false;
 
   constructor(config: PlatformConfig | ResolvedPlatformConfig) {
     super();
     this.config = resolvePlatformConfig(config);
     const breaker = this.config.circuitBreaker;
     this.#breaker = breaker === undefined ? undefined : new CircuitBreaker(
-      breaker.failureThreshold, breaker.openMs, this.config.clock, (event) => this.#circuitChanged(event),
+      breaker.failureThreshold, breaker.openMs, this.config.monotonic, (event) => this.#circuitChanged(event),
     );
     this.#agents = createAgents(this.config.maxConcurrentCalls);
     this.#limiter = new CallLimiter(this.config.maxConcurrentCalls, this.config.maxQueuedCalls);
@@ -81,37 +121,81 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
     return { active: this.#limiter.active, queued: this.#limiter.queued, circuit: this.#breaker?.stateFor() ?? 'closed' };
   }
 
+  /** True once {@link close} was called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /**
    * One platform call, retries included, within `totalTimeoutMs` (or the
    * request's earlier deadline). Fails at once with 503 while the circuit is
-   * open. Resolves with any JSON answer carrying a `code`.
+   * open or after {@link close}. Resolves with any JSON answer carrying a `code`.
    */
   async request(req: PlatformRequest, stats: CallStats = { attempts: 0 }): Promise<PlatformReply> {
+    if (this.#closed) throw errorForTransportFault('closed', req.endpoint);
+    if (req.signal?.aborted === true) throw errorForTransportFault('aborted', req.endpoint);
     const permit = this.#breaker?.admit(req.endpoint);
-    // A call refused by our own limiter says nothing about the platform.
+    // A call refused by our own limiter, or given up by its caller, says nothing about the platform.
     let verdict: CallVerdict = 'ignored';
     const start = performance.now();
     const deadline = Math.min(req.deadline ?? Infinity, start + this.config.totalTimeoutMs);
     const signal = new DeadlineSignal(deadline - start);
+    const unfollow = req.signal === undefined ? undefined : signal.follow(req.signal, 'caller');
+    this.#running.add(signal);
     try {
       await this.#limiter.acquire(signal, req.endpoint);
       const budgetAtSend = deadline - performance.now();
+      const call: Call = { endpoint: req.endpoint, signal, deadline, stats, retries: 0, resetRetried: false };
       try {
-        const reply = await this.#send(req, new PlatformCall(req.endpoint, signal, deadline, stats));
-        // Any code but 50000 is an answer, a 40000 included (trap 12).
-        verdict = isTransientCode(reply.code) ? 'failure' : 'success';
-        return reply;
+        const { reply, failure } = await this.#send(req, call);
+        if (reply !== undefined) {
+          // Any code but 50000 is an answer, a 40000 included (trap 12).
+          verdict = isTransientCode(reply.code) ? 'failure' : 'success';
+          return reply;
+        }
+        verdict = failure.verdict;
+        throw failure.error;
       } catch (error) {
+        if (signal.reason === 'caller' || signal.reason === 'closed') verdict = 'ignored';
         // Cut short by our own deadline (a long queue, a slow E1 before it): not the platform's fault.
-        verdict = signal.aborted && budgetAtSend < this.config.timeoutMs ? 'ignored' : 'failure';
-        throw error;
+        else if (signal.reason === 'deadline' && budgetAtSend < this.config.timeoutMs) verdict = 'ignored';
+        throw this.#ended(signal, req.endpoint, error);
       } finally {
         this.#limiter.release();
       }
+    } catch (error) {
+      throw this.#ended(signal, req.endpoint, error);
     } finally {
+      unfollow?.();
       signal.dispose();
+      this.#running.delete(signal);
+      if (this.#running.size === 0) this.#settled?.();
       if (permit !== undefined) this.#breaker?.record(permit, verdict, req.endpoint);
     }
+  }
+
+  /**
+   * Stops the layer: new calls fail at once (503, "the platform client is
+   * closed"), calls queued or in flight end with that 503 (no retry on a new
+   * socket), and every socket is destroyed. Resolves once no call is left.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#running.size > 0) {
+      const settled = new Promise<void>((resolve) => {
+        this.#settled = resolve;
+      });
+      for (const signal of this.#running) signal.abort('closed');
+      await settled;
+    }
+    destroyAgents(this.#agents);
+  }
+
+  /** The error a call ends with when its own signal stopped it. */
+  #ended(signal: DeadlineSignal, endpoint: PlatformEndpoint, error: unknown): unknown {
+    if (signal.reason === 'closed') return errorForTransportFault('closed', endpoint);
+    if (signal.reason === 'caller') return errorForTransportFault('aborted', endpoint);
+    return error;
   }
 
   #circuitChanged(event: CircuitEvent): void {
@@ -123,31 +207,80 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
     }
   }
 
-  /** Destroys the keep-alive agents; later calls open new sockets. */
-  close(): void {
-    destroyAgents(this.#agents);
+  /** Attempts until an answer decides, the retries are spent, or the budget ends. */
+  async #send(req: PlatformRequest, call: Call): Promise<
+    { reply: PlatformReply; failure?: undefined } | { reply?: undefined; failure: { error: PlatformError; verdict: CallVerdict } }
+  > {
+    for (;;) {
+      const attempt = await this.#attempt(req, call);
+      const delay = this.#retryDelay(attempt, call);
+      if (delay === undefined) return this.#outcome(attempt, call);
+      await pause(delay, call.signal);
+      if (call.signal.aborted) return this.#outcome(attempt, call);
+    }
   }
 
-  async #send(req: PlatformRequest, call: PlatformCall): Promise<PlatformReply> {
-    let response: Pick<AxiosResponse, 'status' | 'data'>;
+  async #attempt(req: PlatformRequest, call: Call): Promise<Attempt> {
     call.stats.attempts += 1;
+    // The attempt's own time (headers and body alike), within the call's.
+    const signal = new DeadlineSignal(Math.min(this.config.timeoutMs, call.deadline - performance.now()), call.signal);
     try {
-      const options: PlatformCallConfig = {
-        method: req.method, url: req.path, params: req.query, headers: req.headers, data: req.body, signal: call.signal,
-        [CALL_KEY]: call,
-      };
-      const res = await this.#axios.request(options);
-      response = { status: res.status, data: res.data };
+      const res = await this.#axios.request<ParsedBody>({
+        method: req.method, url: req.path, params: req.query, headers: req.headers, data: req.body, signal,
+      });
+      return { status: res.status, body: res.data, retryAfter: res.headers['retry-after'] };
     } catch (error) {
-      // After the last attempt a 5xx, a 429 or a retryable answer is read as any answer.
-      if (!isAxiosError(error) || !error.response) {
-        throw faultFromError(error, req.endpoint, call.signal.aborted, this.config.totalTimeoutMs);
-      }
-      response = { status: error.response.status, data: error.response.data };
+      const reused = isAxiosError(error) && (error.request as { reusedSocket?: boolean } | undefined)?.reusedSocket === true;
+      return { status: undefined, error, code: errorCode(error), reused, timedOut: signal.aborted && !call.signal.aborted };
+    } finally {
+      signal.dispose();
     }
-    const { status, data } = response;
-    if (data instanceof BadBody) throw faultFromBadBody(status, data.reason, req.endpoint);
-    const body = data as PlatformBody;
-    return { status, code: body.code, fields: body.fields };
+  }
+
+  /** The wait before the next attempt, or `undefined` for none (trap 4: what is retried, said explicitly). */
+  #retryDelay(attempt: Attempt, call: Call): number | undefined {
+    if (call.signal.aborted) return undefined;
+    const { retries, retryBaseDelayMs, retryMaxDelayMs, logger } = this.config;
+    // Trap 11: a reused keep-alive socket closed by the server under us is
+    // retried once at once, on top of (and even without) ordinary retries.
+    if (attempt.status === undefined && attempt.code === 'ECONNRESET' && attempt.reused && !call.resetRetried) {
+      call.resetRetried = true;
+      logger.debug({ endpoint: call.endpoint, reason: 'ECONNRESET on a reused socket' }, 'retrying platform call');
+      return 0;
+    }
+    if (call.retries >= retries) return undefined;
+    if (attempt.status !== undefined) {
+      // A 5xx or 429 whose JSON code is not 50000 is an answer: its code decides.
+      if (!isRetryableResponse(attempt.status, attempt.body)) return undefined;
+    } else if (!attempt.timedOut) {
+      const kind = classifyNoResponse(attempt.code);
+      if (kind !== 'network' && kind !== 'timeout') return undefined;
+    }
+    const jitter = fullJitterDelay(call.retries + 1, retryBaseDelayMs, retryMaxDelayMs);
+    const retryAfter = attempt.status === undefined ? 0 : retryAfterMs(attempt.retryAfter, retryMaxDelayMs);
+    const delay = Math.max(jitter, retryAfter);
+    if (performance.now() + delay >= call.deadline) return undefined;
+    call.retries += 1;
+    const reason = attempt.status !== undefined ? `HTTP ${attempt.status}` : attempt.timedOut ? 'timeout' : attempt.code ?? 'network';
+    logger.debug({ endpoint: call.endpoint, reason, retry: call.retries, delayMs: delay }, 'retrying platform call');
+    return delay;
+  }
+
+  /** The last attempt, read as the call's result. */
+  #outcome(attempt: Attempt, call: Call):
+    { reply: PlatformReply; failure?: undefined } | { reply?: undefined; failure: { error: PlatformError; verdict: CallVerdict } } {
+    const { endpoint } = call;
+    if (attempt.status === undefined) {
+      const error = attempt.timedOut
+        ? errorForTransportFault('timeout', endpoint, `no answer within the ${this.config.timeoutMs} ms of an attempt`)
+        : faultFromError(attempt.error, endpoint, call.signal.aborted, this.config.totalTimeoutMs);
+      return { failure: { error, verdict: 'failure' } };
+    }
+    const { status, body } = attempt;
+    if (body instanceof BadBody) {
+      // An edge's HTML 4xx (a firewall refusing an attacker's token) is not the platform failing.
+      return { failure: { error: faultFromBadBody(status, body.reason, endpoint), verdict: countsAsPlatformFailure(status) ? 'failure' : 'ignored' } };
+    }
+    return { reply: { status, code: body.code, fields: body.fields } };
   }
 }

@@ -45,3 +45,14 @@ export function retryAfterMs(header: unknown, capMs: number, nowMs: number = Dat
   if (!Number.isFinite(ms) || ms <= 0) return 0;
   return Math.min(ms, capMs);
 }
+
+/**
+ * Whether an answer that is not the platform's JSON counts against the
+ * circuit breaker: 5xx, 408 and 429 do (and 2xx/3xx garbage: the platform is
+ * broken); any other 4xx does not, since an edge in front of the platform
+ * (a firewall refusing a token that looks like an injection) answers it for
+ * one request, and attacker tokens must never open the circuit for everyone.
+ */
+export function countsAsPlatformFailure(status: number): boolean {
+  return status >= 500 || status === 408 || status === 429 || status < 400;
+}

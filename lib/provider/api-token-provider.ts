@@ -3,22 +3,42 @@ import { performance } from 'node:perf_hooks';
 import pMemoize from 'p-memoize';
 import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js';
 import { fingerprint, resolvePlatformConfig, tokenKey } from '../config/index.js';
-import { errorForPlatformCode, errorForTransportFault, isPlatformError } from '../errors/index.js';
-import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
+import {
+  errorForPlatformCode, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode,
+} from '../errors/index.js';
+import type { PlatformError } from '../errors/index.js';
 import { isCircuitOpenError, PlatformHttp } from '../http/index.js';
-import { ConfigurationBackoff } from './configuration-backoff.js';
+import type { Logger } from '../types.js';
+import { LogThrottle } from './log-throttle.js';
 import { requestApiToken } from './request-api-token.js';
-import { holdToken, renewalRetryDelayMs } from './token-lifetime.js';
+import { CONFIGURATION_BACKOFF_MS, holdToken, renewalRetryDelayMs } from './token-lifetime.js';
 import type { HeldToken } from './token-lifetime.js';
-import type { ApiTokenProviderDeps, GetTokenOptions, ProviderState, TokenEvent } from './provider-types.js';
+import type {
+  ApiTokenProviderDeps, GetTokenOptions, ProviderState, TokenEvent, TokenReply, WithTokenOptions,
+} from './provider-types.js';
 import { waitUntil } from './wait-until.js';
+
+/** "Our side is at fault" for a while: no E1 call meanwhile. `key` ties it to one refused token; none: E1 itself failed (40105). */
+interface Refusal {
+  readonly error: PlatformError;
+  readonly key: string | undefined;
+  /** Monotonic end. */
+  readonly until: number;
+}
+
+const defaultRefusal = (reply: TokenReply): number | undefined => (isApiTokenRejection(reply.code) ? reply.code : undefined);
+const defaultAccepted = (reply: TokenReply): boolean => reply.code === PlatformCode.SUCCESS;
 
 /**
  * The API Access Token (E1) of one game server, shared by every client,
- * strategy and middleware of the process. Concurrent callers share one E1
- * call; failures are never cached; the token is renewed in the background once
- * less than 30 % of its lifetime remains, while the held one is still served.
- * No timer is ever set: expiry is checked on read with `config.clock`.
+ * strategy and middleware of the process, and the one owner of its
+ * lifecycle: {@link withToken} runs an operation with the token, notices the
+ * platform refusing it (40101/40103), reissues it once, retries once, and
+ * alone decides whether a fault is ours. Concurrent callers share one E1
+ * call; failures are never cached; the token is renewed in the background
+ * once less than 30 % of its lifetime remains, while the held one is still
+ * served. No timer is ever set: lifetimes are read from `config.clock` (wall
+ * time, as the platform gives them), back-offs from the monotonic clock.
  *
  * @example
  * ```ts
@@ -33,8 +53,9 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
   readonly #http: PlatformHttp;
   readonly #ownsHttp: boolean;
   readonly #issueShared: () => Promise<string>;
-  readonly #backoff: ConfigurationBackoff;
+  readonly #faults: LogThrottle;
   #held: HeldToken | undefined;
+  #refusal: Refusal | undefined;
   #renewing = false;
   #renewalPausedUntil = -Infinity;
   /** Background renewals in a row that failed or got the held token back. */
@@ -45,75 +66,122 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
     this.config = resolvePlatformConfig(config);
     this.#ownsHttp = deps.http === undefined;
     this.#http = deps.http ?? new PlatformHttp(this.config);
-    this.#backoff = new ConfigurationBackoff(this.config.clock);
+    this.#faults = new LogThrottle(this.config.monotonic, CONFIGURATION_BACKOFF_MS);
     this.#issueShared = pMemoize(() => this.#issue(), { cache: false, cacheKey: () => 'E1' });
   }
 
   /** The held API token, or a fresh one from E1 (one call shared by all concurrent callers). */
   async getToken(options: GetTokenOptions = {}): Promise<string> {
-    const now = this.config.clock.now();
     const held = this.#held;
-    if (held !== undefined && now < held.usableUntil) {
-      if (now >= held.renewAt && now >= this.#renewalPausedUntil) this.#renewInBackground();
-      return held.token;
+    if (held !== undefined) {
+      const now = this.config.clock.now();
+      if (now < held.usableUntil) {
+        if (now >= held.renewAt && this.config.monotonic.now() >= this.#renewalPausedUntil) this.#renewInBackground();
+        return held.token;
+      }
     }
-    const blocked = this.#backoff.current();
+    const blocked = this.#blocked(undefined);
     if (blocked !== undefined) throw blocked;
-    return waitUntil(this.#issueShared(), options.deadline, () => errorForTransportFault('timeout', 'E1'));
-  }
-
-  /** Drops the held token if it is `token`. A no-op while backing off from that token (trap 13). */
-  invalidate(token: string): void {
-    if (this.#backoff.current(tokenKey(token)) !== undefined) return;
-    if (this.#held?.token === token) this.#held = undefined;
+    return waitUntil(this.#issueShared(), options.deadline, () => errorForTransportFault('timeout', 'E1'), options.signal);
   }
 
   /**
-   * After the platform refused `rejected` (40101/40103): drops it and gets a
-   * token from E1, which may be the same one (E1 hands a token back while 30 %
-   * of its lifetime remains). Throws the `configuration` error at once while
-   * backing off from that token.
+   * Runs one platform operation with the API token. When its answer shows the
+   * token refused (40101/40103 by default), drops it, gets one from E1 and
+   * runs the operation once more, even when E1 hands the refused token back
+   * (the platform may have refused it in passing). Refused again: a
+   * configuration fault (500), logged once, and no E1 call for that token for
+   * {@link CONFIGURATION_BACKOFF_MS}. Any accepted answer clears every such
+   * state at once.
    */
-  async reissue(rejected: string, options: GetTokenOptions = {}): Promise<string> {
-    const blocked = this.#backoff.current(tokenKey(rejected));
+  async withToken<T extends TokenReply>(attempt: (apiToken: string) => Promise<T>, options: WithTokenOptions<T>): Promise<T> {
+    const trace = options.trace ?? {};
+    const refusal = options.refusal ?? defaultRefusal;
+    const first = await this.getToken(options);
+    trace.apiToken = first;
+    const reply = await attempt(first);
+    if ((await refusal(reply, first)) === undefined) return this.#answered(reply, options);
+    const blocked = this.#blocked(tokenKey(first));
     if (blocked !== undefined) throw blocked;
-    this.invalidate(rejected);
-    return this.getToken(options);
+    trace.reissued = true;
+    if (this.#held?.token === first) this.#held = undefined;
+    const fresh = await this.getToken(options);
+    trace.apiToken = fresh;
+    const retried = await attempt(fresh);
+    const code = await refusal(retried, fresh);
+    if (code === undefined) return this.#answered(retried, options);
+    throw this.#refusedAgain(fresh, code, options, fresh === first);
   }
 
   /**
-   * The call failed again with the reissued token: a configuration fault, not
-   * something to retry (trap 13). Logs one clear line, stops reissuing for
-   * this token for `CONFIGURATION_BACKOFF_MS`, and returns the error to throw.
+   * Logs a failure at most once per fault per {@link CONFIGURATION_BACKOFF_MS}
+   * (the package's one throttle for fault lines, on the monotonic clock): a
+   * configuration fault as an error, a platform fault as a warning. The open
+   * circuit breaker logs its own line.
    */
-  rejectedAfterReissue(token: string, code: number, endpoint: PlatformEndpoint, handedBack: boolean): PlatformError {
-    const key = tokenKey(token);
-    const active = this.#backoff.current(key);
-    if (active !== undefined) return active;
-    const error = errorForPlatformCode(code, endpoint);
-    const why = handedBack ? ' E1 handed the refused token back.' : '';
-    this.#backoff.start(error, key);
-    this.config.logger.error(
-      { code, endpoint, fingerprint: fingerprint(token), backoffMs: this.#backoff.durationMs },
-      `${error.message}${why} No new token is asked for it for ${this.#backoff.durationMs / 1000} s.`,
-    );
-    this.emit('token', { type: 'failed', fingerprint: fingerprint(token), durationMs: 0, code, kind: error.kind });
-    return error;
+  reportFault(error: PlatformError, fields: object, logger: Logger = this.config.logger, text: string = error.message): void {
+    if (isCircuitOpenError(error)) return;
+    if (!this.#faults.allow(`${error.kind}:${error.code ?? ''}:${error.message}`)) return;
+    if (error.kind === 'configuration') logger.error(fields, text);
+    else logger.warn(fields, text);
   }
 
-  /** A snapshot (fingerprint and times only) for health checks. */
+  /** A snapshot (fingerprint and times only) for health checks. Times are `config.clock` values. */
   get state(): ProviderState {
     const held = this.#held;
-    const until = this.#backoff.until();
+    const refusal = this.#current();
+    const backoffUntil = refusal === undefined ? undefined : this.config.clock.now() + (refusal.until - this.config.monotonic.now());
     return {
       ...(held ? { fingerprint: held.fingerprint, expiresAt: held.expiresAt, renewAt: held.renewAt } : {}),
-      ...(until === undefined ? {} : { backoffUntil: until }),
+      ...(backoffUntil === undefined ? {} : { backoffUntil }),
     };
   }
 
   /** Releases the HTTP layer's sockets when this provider built it. */
   close(): void {
     if (this.#ownsHttp) this.#http.close();
+  }
+
+  #answered<T extends TokenReply>(reply: T, options: WithTokenOptions<T>): T {
+    // The platform took our token: whatever we believed about our side is over.
+    if ((options.accepted ?? defaultAccepted)(reply)) this.#refusal = undefined;
+    return reply;
+  }
+
+  #current(): Refusal | undefined {
+    const refusal = this.#refusal;
+    if (refusal !== undefined && this.config.monotonic.now() >= refusal.until) this.#refusal = undefined;
+    return this.#refusal;
+  }
+
+  /** The error while backing off: any global refusal, or the one tied to `key`. */
+  #blocked(key: string | undefined): PlatformError | undefined {
+    const refusal = this.#current();
+    if (refusal === undefined) return undefined;
+    return refusal.key === undefined || refusal.key === key ? refusal.error : undefined;
+  }
+
+  #refuse(error: PlatformError, key: string | undefined): void {
+    this.#refusal = { error, key, until: this.config.monotonic.now() + CONFIGURATION_BACKOFF_MS };
+  }
+
+  /** Trap 13: refused again after a reissue, so a configuration fault; one line, no E1 storm. */
+  #refusedAgain<T extends TokenReply>(token: string, code: number, options: WithTokenOptions<T>, handedBack: boolean): PlatformError {
+    const key = tokenKey(token);
+    const active = this.#blocked(key);
+    if (active !== undefined) return active;
+    const error = errorForPlatformCode(code, options.endpoint);
+    this.#refuse(error, key);
+    const why = handedBack ? ' E1 handed the refused token back.' : '';
+    const print = fingerprint(token);
+    this.reportFault(
+      error,
+      { code, endpoint: options.endpoint, fingerprint: print, backoffMs: CONFIGURATION_BACKOFF_MS },
+      options.logger,
+      `${error.message}${why} No new token is asked for it for ${CONFIGURATION_BACKOFF_MS / 1000} s.`,
+    );
+    this.emit('token', { type: 'failed', fingerprint: print, durationMs: 0, code, kind: error.kind });
+    return error;
   }
 
   #renewInBackground(): void {
@@ -145,7 +213,7 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
     if (type === 'reused') this.#pauseRenewal();
     else this.#renewalMisses = 0;
     this.#held = held;
-    this.#backoff.clearGlobal();
+    if (this.#refusal?.key === undefined) this.#refusal = undefined;
     this.config.logger.info({ event: type, fingerprint: held.fingerprint, expiresAt: held.expiresAt }, `API token ${type}`);
     this.emit('token', { type, fingerprint: held.fingerprint, expiresAt: held.expiresAt, durationMs: performance.now() - started });
     return token;
@@ -153,19 +221,15 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
 
   #pauseRenewal(): void {
     this.#renewalMisses += 1;
-    this.#renewalPausedUntil = this.config.clock.now() + renewalRetryDelayMs(this.#renewalMisses);
+    this.#renewalPausedUntil = this.config.monotonic.now() + renewalRetryDelayMs(this.#renewalMisses);
   }
 
   #failed(error: unknown, started: number): PlatformError {
     const failure = isPlatformError(error) ? error : errorForTransportFault('network', 'E1');
-    if (failure.kind === 'configuration') {
-      // 40105, 41002: one clear line, then no E1 call for a while (no storm).
-      this.#backoff.start(failure);
-      this.config.logger.error({ code: failure.code, endpoint: 'E1' }, failure.message);
-    } else if (!isCircuitOpenError(failure)) {
-      // An open circuit has logged its one line; a line per refused call would be a storm.
-      this.config.logger.warn({ code: failure.code, endpoint: 'E1' }, `API token issuance failed: ${failure.message}`);
-    }
+    // 40105, 41002: no E1 call for a while (no storm).
+    if (failure.kind === 'configuration') this.#refuse(failure, undefined);
+    const text = failure.kind === 'configuration' ? failure.message : `API token issuance failed: ${failure.message}`;
+    this.reportFault(failure, { code: failure.code, endpoint: 'E1' }, this.config.logger, text);
     this.emit('token', {
       type: 'failed',
       ...(this.#held ? { fingerprint: this.#held.fingerprint } : {}),

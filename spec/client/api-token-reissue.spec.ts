@@ -72,3 +72,39 @@ describe.each(['platform', 'http'] as const)('API token reissue after 40101/4010
     expect(await c.verifyUserToken(user())).toEqual({ memberNo: DEMO.admin, guid: DEMO.adminGuid });
   });
 });
+
+describe('recovery once the platform accepts our API token again', () => {
+  let emulator: Emulator;
+  let c: PlatformClient;
+  const count = (endpoint: 'E1' | 'E2'): number => emulator.requests({ endpoint }).length;
+  const user = (): string => emulator.login(DEMO.admin, DEMO.gameId).access_token;
+  const PLAYER = { memberNo: DEMO.admin, guid: DEMO.adminGuid };
+  beforeEach(async () => {
+    emulator = await startTestEmulator({ clock: 'frozen' });
+    c = new PlatformClient(configFor(emulator));
+  });
+  afterEach(async () => {
+    await c.close();
+    await emulator.close();
+  });
+
+  it('serves a single 40101 and then a 40103 with 200 at once after a 40101 storm heals', async () => {
+    await c.provider.getToken();
+    emulator.injectFault({ endpoint: 'E2', type: 'code', code: 40101, count: -1 });
+    for (let i = 0; i < 5; i += 1) {
+      expectPlatformError(await rejectionOf(() => c.verifyUserToken(user())), 'configuration', 500);
+    }
+    expect(count('E1')).toBe(2);
+    // The storm heals: the very next call succeeds with the token E1 handed back.
+    emulator.clearFaults();
+    expect(await c.verifyUserToken(user())).toEqual(PLAYER);
+    // No clock moves: a passing refusal is reissued and retried at once, not answered 500 for a minute.
+    for (const code of [40101, 40103]) {
+      emulator.injectFault({ endpoint: 'E2', type: 'code', code, count: 1 });
+      const { calls } = recordEvents(c);
+      expect(await c.verifyUserToken(user())).toEqual(PLAYER);
+      expect(calls.at(-1)).toMatchObject({ endpoint: 'E2', outcome: 'success', attempts: 2, reissued: true });
+    }
+    expect(count('E1')).toBe(4);
+  });
+});

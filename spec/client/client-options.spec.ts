@@ -1,6 +1,7 @@
 import { ApiTokenProvider, PlatformClient } from '../../lib/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
-import { DEMO, TEST_SEED, configFor } from '../support/client-harness.js';
+import { DEMO, TEST_SEED, configFor, rejectionOf } from '../support/client-harness.js';
+import { expectPlatformError } from '../support/client-expect.js';
 import { startRawServer, sendJsonText } from '../support/client-raw-server.js';
 
 describe('PlatformClient options', () => {
@@ -52,7 +53,7 @@ describe('PlatformClient options', () => {
     }
   });
 
-  it('close() drops keep-alive sockets; a later call opens a new one', async () => {
+  it('close() drops keep-alive sockets; a later call fails at once and opens none', async () => {
     const server = await startRawServer((req, res) => {
       if (req.url.startsWith('/auth/')) sendJsonText(res, 200, '{"code":0,"response_data":{"access_token":"api-token"}}');
       else sendJsonText(res, 200, '{"code":0}');
@@ -62,11 +63,12 @@ describe('PlatformClient options', () => {
       await client.lookupMember({ memberNo: '1' });
       await client.lookupMember({ memberNo: '2' });
       expect(server.connections()).toBe(1);
-      client.close();
-      await client.lookupMember({ memberNo: '3' });
-      expect(server.connections()).toBe(2);
+      await client.close();
+      const error = expectPlatformError(await rejectionOf(() => client.lookupMember({ memberNo: '3' })), 'platform_unavailable', 503);
+      expect(error.message).toContain('client is closed');
+      expect(server.connections()).toBe(1);
     } finally {
-      client.close();
+      await client.close();
       await server.close();
     }
   });

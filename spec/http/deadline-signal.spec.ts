@@ -44,7 +44,7 @@ describe('The total budget', () => {
     await server?.close();
   });
 
-  // axios's `timeout` stops timing once the headers are in; only the deadline ends this one.
+  // Each attempt's own time bounds its body too (axios's `timeout` stops once the headers are in).
   it('ends a call whose body trickles in, within the total budget', async () => {
     const timers: NodeJS.Timeout[] = [];
     server = await startRawServer((_req, res) => {
@@ -62,7 +62,40 @@ describe('The total budget', () => {
     const elapsed = performance.now() - started;
     for (const drip of timers) clearInterval(drip);
     expect(expectPlatformError(error, 'platform_unavailable', 503).message).toContain('did not answer in time');
-    expect(elapsed).toBeGreaterThanOrEqual(390);
+    expect(elapsed).toBeGreaterThanOrEqual(100);
     expect(elapsed).toBeLessThan(900);
+  });
+});
+
+describe('The per-attempt timeout', () => {
+  let server: RawServer | undefined;
+  let http: PlatformHttp | undefined;
+  afterEach(async () => {
+    await http?.close();
+    await server?.close();
+  });
+
+  // Issue 12 finding 11: a non-JSON body trickling a byte every 50 ms used to hold one attempt for the whole budget.
+  it('bounds the body of each attempt too: a trickling body costs timeoutMs per attempt, not the whole budget', async () => {
+    const started: number[] = [];
+    server = await startRawServer((_req, res) => {
+      started.push(performance.now());
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.write('<html>');
+      const drip = setInterval(() => res.write('x'), 50);
+      res.on('close', () => clearInterval(drip));
+    });
+    http = new PlatformHttp({
+      baseUrl: server.url, clientId: 'c', clientSecret: 's', gameId: 'g',
+      timeoutMs: 150, totalTimeoutMs: 5000, retries: 1, retryBaseDelayMs: 1, retryMaxDelayMs: 1, circuitBreaker: false,
+    });
+    const t0 = performance.now();
+    const error = await rejectionOf(() => (http as PlatformHttp).request({ endpoint: 'E3', method: 'GET', path: '/m', headers: {} }));
+    const elapsed = performance.now() - t0;
+    expect(expectPlatformError(error, 'platform_unavailable', 503).message).toContain('did not answer in time');
+    // Two attempts of 150 ms each, then the 503: far from the 5 s budget.
+    expect(started).toHaveLength(2);
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(1000);
   });
 });

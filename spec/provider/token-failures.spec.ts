@@ -48,38 +48,71 @@ describe('API token configuration failures', () => {
     expect(expectPlatformError(await rejectionOf(() => p.getToken()), 'configuration').code).toBe(41002);
   });
 
-  it('drops the held token on invalidate() only when it is that token', async () => {
+  // A stand-in operation: answers `code` with whatever API token it is given, and records the tokens.
+  const operation = (code: number, seen: string[] = []) => async (apiToken: string): Promise<{ code: number }> => {
+    seen.push(apiToken);
+    return { code };
+  };
+
+  it('keeps the held token while the platform accepts it, and drops only a refused one', async () => {
     const p = provider({});
     const token = await p.getToken();
-    p.invalidate('some-other-token');
+    const seen: string[] = [];
+    expect(await p.withToken(operation(0, seen), { endpoint: 'E2' })).toEqual({ code: 0 });
     expect(await p.getToken()).toBe(token);
-    expect(e1Count()).toBe(1);
-    p.invalidate(token);
-    await p.getToken();
-    expect(e1Count()).toBe(2);
+    expect([e1Count(), seen]).toEqual([1, [token]]);
+    // One refusal: the token is dropped, E1 is asked once, and the operation runs once more.
+    let refusals = 1;
+    const once = async (apiToken: string): Promise<{ code: number }> => {
+      seen.push(apiToken);
+      return { code: refusals-- > 0 ? 40101 : 0 };
+    };
+    expect(await p.withToken(once, { endpoint: 'E2' })).toEqual({ code: 0 });
+    expect([e1Count(), seen.length]).toEqual([2, 3]);
   });
 
   it('backs off from a token refused again after a reissue that handed it back (trap 13)', async () => {
     const logger = captureLogger();
     const p = provider({ logger });
     const token = await p.getToken();
-    // E1 hands the same token back while 30 % or more of its lifetime remains.
-    expect(await p.reissue(token)).toBe(token);
+    const seen: string[] = [];
+    const trace: { apiToken?: string; reissued?: boolean } = {};
+    // E1 hands the same token back while 30 % or more of its lifetime remains; it is still tried once.
+    const error = expectPlatformError(await rejectionOf(() => p.withToken(operation(40101, seen), { endpoint: 'E2', trace })), 'configuration', 500);
+    expect(seen).toEqual([token, token]);
+    expect(trace).toEqual({ apiToken: token, reissued: true });
     expect(e1Count()).toBe(2);
-    const error = p.rejectedAfterReissue(token, 40101, 'E2', true);
     expect([error.kind, error.status, error.code]).toEqual(['configuration', 500, 40101]);
     expect(logger.at('error')).toHaveLength(1);
     expect(logger.at('error')[0]?.msg).toContain('E1 handed the refused token back');
     for (let i = 0; i < 3; i += 1) {
-      expect(await rejectionOf(() => p.reissue(token))).toBe(error);
-      expect(p.rejectedAfterReissue(token, 40101, 'E2', true)).toBe(error);
+      expect(await rejectionOf(() => p.withToken(operation(40101), { endpoint: 'E2' }))).toBe(error);
     }
-    p.invalidate(token);
     expect(await p.getToken()).toBe(token);
     expect([e1Count(), logger.at('error').length]).toEqual([2, 1]);
     expect(p.state.backoffUntil).toBe(emulator.now() + CONFIGURATION_BACKOFF_MS);
     emulator.advanceClock(CONFIGURATION_BACKOFF_MS);
-    expect(await p.reissue(token)).toBe(token);
+    expectPlatformError(await rejectionOf(() => p.withToken(operation(40101), { endpoint: 'E2' })), 'configuration', 500);
     expect(e1Count()).toBe(3);
+  });
+
+  it('a success clears the refusal at once: the next 40101 and 40103 are reissued and retried', async () => {
+    const p = provider({});
+    const token = await p.getToken();
+    expectPlatformError(await rejectionOf(() => p.withToken(operation(40101), { endpoint: 'E2' })), 'configuration', 500);
+    expect(p.state.backoffUntil).toBeDefined();
+    await p.withToken(operation(0), { endpoint: 'E2' });
+    expect(p.state.backoffUntil).toBeUndefined();
+    for (const code of [40101, 40103]) {
+      let refusals = 1;
+      const seen: string[] = [];
+      const once = async (apiToken: string): Promise<{ code: number }> => {
+        seen.push(apiToken);
+        return { code: refusals-- > 0 ? code : 0 };
+      };
+      expect(await p.withToken(once, { endpoint: 'E2' })).toEqual({ code: 0 });
+      expect(seen).toEqual([token, token]);
+    }
+    expect(e1Count()).toBe(4);
   });
 });

@@ -1,0 +1,30 @@
+import { LRUCache } from 'lru-cache';
+import type { MonotonicClock } from '../config/index.js';
+
+/** Most refused tokens remembered at once (a flood of distinct garbage tokens evicts the oldest). */
+export const REFUSAL_CACHE_MAX_ENTRIES = 10_000;
+
+/**
+ * Remembers, for a few seconds, the user tokens the platform refused (40000),
+ * by their digest: a refused token never becomes valid, so asking again only
+ * turns one client's retry loop or flood into platform calls. Bounded in size,
+ * timed on the monotonic clock, expired on read (no timers).
+ */
+export class RefusalCache {
+  readonly #lru: LRUCache<string, number> | undefined;
+
+  constructor(ttlMs: number, clock: MonotonicClock) {
+    this.#lru = ttlMs === 0 ? undefined : new LRUCache<string, number>({
+      max: REFUSAL_CACHE_MAX_ENTRIES, ttl: ttlMs, ttlResolution: 0, ttlAutopurge: false, perf: clock,
+    });
+  }
+
+  /** The platform's code when `key` was refused lately. */
+  get(key: string): number | undefined {
+    return this.#lru?.get(key);
+  }
+
+  set(key: string, code: number): void {
+    this.#lru?.set(key, code);
+  }
+}

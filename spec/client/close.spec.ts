@@ -1,0 +1,59 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { PlatformClient } from '../../lib/index.js';
+import { rejectionOf } from '../support/client-harness.js';
+import { expectPlatformError } from '../support/client-expect.js';
+
+// Issue 12 finding 13: close() stops everything.
+
+describe('PlatformClient.close()', () => {
+  let server: http.Server;
+  const open = new Set<Socket>();
+  let e2Requests = 0;
+  let url: string;
+  beforeEach(async () => {
+    e2Requests = 0;
+    server = http.createServer((req, res) => {
+      if (req.url?.startsWith('/auth/')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"code":0,"response_data":{"access_token":"api-token"}}');
+        return;
+      }
+      e2Requests += 1; // and never answered: a platform that hangs
+    });
+    server.on('connection', (socket) => {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterEach(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('ends calls in flight with 503, refuses new ones at once, and leaves no socket open', async () => {
+    const client = new PlatformClient({ baseUrl: url, clientId: 'c', clientSecret: 's', gameId: 'g', timeoutMs: 10_000, totalTimeoutMs: 20_000 });
+    await client.provider.getToken();
+    const inFlight = [rejectionOf(() => client.verifyUserToken('token-one')), rejectionOf(() => client.verifyUserToken('token-two'))];
+    while (e2Requests < 2) await new Promise((resolve) => setImmediate(resolve));
+    const started = performance.now();
+    await client.close();
+    for (const error of await Promise.all(inFlight)) {
+      expect(expectPlatformError(error, 'platform_unavailable', 503).message).toContain('client is closed');
+    }
+    expect(performance.now() - started).toBeLessThan(1000);
+    // Not retried on a new socket.
+    expect(e2Requests).toBe(2);
+    const later = expectPlatformError(await rejectionOf(() => client.verifyUserToken('token-three')), 'platform_unavailable', 503);
+    expect(later.message).toContain('client is closed');
+    expectPlatformError(await rejectionOf(() => client.lookupMember({ memberNo: '1' })), 'platform_unavailable', 503);
+    expect(e2Requests).toBe(2);
+    while (open.size > 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(open.size).toBe(0);
+    expect(client.load).toMatchObject({ active: 0, queued: 0 });
+  });
+});
