@@ -68,12 +68,13 @@ export {
   createAuthenticator,
   authenticateRequest,
   accessDenied,
-  failureFor,
 } from './auth/index.js';
 export type {
   AuthRequest,
   AuthenticateOptions,
   Authenticator,
+  AuthenticateCallOptions,
+  TokenContext,
   AuthorizeUser,
   AccessDeniedInit,
   ExtractedToken,
@@ -81,6 +82,7 @@ export type {
   TokenSource,
   TokenSources,
   UserTokenVerifier,
+  VerifyCallOptions,
 } from './auth/index.js';
 
 export { PlatformBearerStrategy } from './strategy/index.js';
@@ -95,6 +97,7 @@ export type {
 export {
   requireGameUser,
   platformErrorHandler,
+  problemResponse,
   problemBody,
   problemFor,
   sendProblem,
@@ -103,6 +106,8 @@ export {
 export type {
   RequireGameUserOptions,
   PlatformErrorHandlerOptions,
+  ProblemResponse,
+  ProblemResponseOptions,
   Problem,
   ProblemBody,
   ProblemOptions,

@@ -1,94 +1,157 @@
-import { PlatformError } from '../errors/index.js';
+import { PlatformError, checkTokenSyntaxOnce } from '../errors/index.js';
 import type { GameUser } from '../types.js';
 import { accessDenied } from './access-denied.js';
-import { extractBearerToken } from './extract-token.js';
+import { findBearerToken } from './extract-token.js';
 import { resolveAuthenticateOptions, type ResolvedAuthenticateOptions } from './resolve-options.js';
-import type { AuthenticateOptions, AuthRequest, ExtractedToken } from './types.js';
+import type { AuthenticateOptions, AuthRequest, TokenSource, UserTokenVerifier } from './types.js';
 import { toPlatformError } from './unexpected-error.js';
 
-/** Authenticates one request; see {@link createAuthenticator}. */
-export type Authenticator<U extends object, R extends AuthRequest> = (req: R) => Promise<GameUser & U>;
-
-function isGameUser(value: unknown): value is GameUser {
-  if (value === null || typeof value !== 'object') return false;
-  const { memberNo, guid } = value as Record<string, unknown>;
-  return typeof memberNo === 'string' && (guid === null || typeof guid === 'string');
+/** Per-request options of an {@link Authenticator} call. */
+export interface AuthenticateCallOptions {
+  /** Abort when nobody waits for the answer any more; handed to the platform client. */
+  signal?: AbortSignal | undefined;
 }
 
-async function verify<U extends object, R extends AuthRequest>(
-  found: ExtractedToken,
-  options: ResolvedAuthenticateOptions<U, R>,
-): Promise<GameUser> {
-  const { client, logger } = options;
-  let user: unknown;
-  try {
-    // Method calls keep `this` bound to the client.
-    user = found.source === 'cookie' && client.verifyWebToken
-      ? await client.verifyWebToken(found.token)
-      : await client.verifyUserToken(found.token);
-  } catch (err) {
-    throw toPlatformError(err, 'token verifier', logger);
-  }
-  if (!isGameUser(user)) throw toPlatformError(new TypeError('the verifier did not return a GameUser'), 'token verifier', logger);
-  return user;
+/** Where a bare token came from, for {@link Authenticator.token}. */
+export interface TokenContext<R extends AuthRequest = AuthRequest> extends AuthenticateCallOptions {
+  /** The request behind the token (a WebSocket upgrade, a Nest or Fastify request); given to the hooks. */
+  req?: R | undefined;
+  /** `'cookie'` verifies a web token (`verifyWebToken`); anything else a user token. Default `'header'`. */
+  source?: TokenSource | undefined;
 }
 
-async function run<U extends object, R extends AuthRequest>(req: R, options: ResolvedAuthenticateOptions<U, R>): Promise<GameUser & U> {
-  const found = extractBearerToken(req, options.tokenFrom);
-  const verified = await verify(found, options);
-  let user = { memberNo: verified.memberNo, guid: verified.guid } as GameUser & U;
-  if (options.mapUser) {
-    let extra: U;
-    try {
-      extra = await options.mapUser(verified, req);
-    } catch (err) {
-      throw toPlatformError(err, 'mapUser hook', options.logger);
-    }
-    // The platform's identifiers win over anything the hook returns.
-    user = { ...extra, memberNo: verified.memberNo, guid: verified.guid };
-  }
-  if (options.authorize) {
-    let allowed: boolean | void;
-    try {
-      allowed = await options.authorize(user, req);
-    } catch (err) {
-      throw toPlatformError(err, 'authorize hook', options.logger);
-    }
-    if (allowed === false) throw accessDenied();
-  }
-  return user;
+/**
+ * The framework-free authentication core built by {@link createAuthenticator}.
+ * Every call rejects only with a `PlatformError` that already carries what an
+ * adapter answers with: `status`, `action`, `code`, `challenge`
+ * (`WWW-Authenticate`, in this authenticator's realm) and `retryAfter`.
+ */
+export interface Authenticator<U extends object = object, R extends AuthRequest = AuthRequest> {
+  /** Extracts the request's token, verifies it, runs `mapUser` and `authorize`. */
+  (req: R, options?: AuthenticateCallOptions): Promise<GameUser & U>;
+  /**
+   * The same for a bare token (a socket's handshake or first message, an
+   * in-band refresh): same syntax check, verification and hooks. The hooks
+   * receive `context.req`, or a request with no headers when none is given.
+   */
+  token(token: string, context?: TokenContext<R>): Promise<GameUser & U>;
+  /** The realm of this authenticator's challenges. */
+  readonly realm: string;
+}
+
+// What the hooks see when a bare token comes with no request.
+const NO_REQUEST: AuthRequest = Object.freeze({ headers: Object.freeze({}) });
+
+function isClient(value: unknown): value is UserTokenVerifier {
+  return value !== null && typeof value === 'object' && typeof (value as UserTokenVerifier).verifyUserToken === 'function';
 }
 
 /**
  * Builds the framework-free authentication core: extract the token (no
- * platform call for a malformed request), verify it with the client (header,
- * query and body tokens with `verifyUserToken`, cookie tokens with
- * `verifyWebToken`), then run `mapUser` and `authorize`. Options are checked
- * once, here. The returned function rejects only with a `PlatformError`.
+ * platform call for a malformed request), check its syntax, verify it with
+ * the client (header, query and body tokens with `verifyUserToken`, cookie
+ * tokens with `verifyWebToken`), then run `mapUser` and `authorize`, in one
+ * pass. Options are checked once, here; adapters (Express, Passport,
+ * WebSocket, Nest, Fastify) wrap the result and render its errors with
+ * `problemResponse`.
  *
  * @example
  * ```ts
- * const authenticate = createAuthenticator({ client });
+ * const authenticate = createAuthenticator(client, { realm: 'my-game' });
  * const user = await authenticate(req); // { memberNo: '20005061986', guid: '200000000397' }
+ * const same = await authenticate.token(tokenFromSocket, { req: upgradeRequest });
  * ```
  */
 export function createAuthenticator<U extends object = object, R extends AuthRequest = AuthRequest>(
+  client: UserTokenVerifier,
+  options?: Omit<AuthenticateOptions<U, R>, 'client'>,
+): Authenticator<U, R>;
+export function createAuthenticator<U extends object = object, R extends AuthRequest = AuthRequest>(
   options: AuthenticateOptions<U, R>,
+): Authenticator<U, R>;
+export function createAuthenticator<U extends object, R extends AuthRequest>(
+  first: UserTokenVerifier | AuthenticateOptions<U, R>,
+  options?: Omit<AuthenticateOptions<U, R>, 'client'>,
 ): Authenticator<U, R> {
-  return authenticatorFor(resolveAuthenticateOptions(options, 'createAuthenticator'));
+  const all = isClient(first) ? { ...options, client: first } : first;
+  return authenticatorFor(resolveAuthenticateOptions(all as AuthenticateOptions<U, R>, 'createAuthenticator'));
 }
 
-/** {@link createAuthenticator} over options already checked by an adapter. */
+/** {@link createAuthenticator} over options already checked by an adapter (which names itself in errors). */
 export function authenticatorFor<U extends object, R extends AuthRequest>(
   resolved: ResolvedAuthenticateOptions<U, R>,
 ): Authenticator<U, R> {
-  return async (req: R) => {
-    try {
-      return await run(req, resolved);
-    } catch (err) {
-      throw err instanceof PlatformError ? err : toPlatformError(err, 'authentication', resolved.logger);
-    }
+  const { client, realm, logger, mapUser, authorize, tokenFrom } = resolved;
+
+  // Every rejection goes through here: a PlatformError in this realm, nothing else.
+  const reject = (err: unknown, stage: string): PlatformError => {
+    const error = err instanceof PlatformError ? err : toPlatformError(err, stage, logger);
+    return error.realm === realm ? error : error.withRealm(realm);
   };
+
+  async function complete(token: string, source: TokenSource, req: R, signal: AbortSignal | undefined): Promise<GameUser & U> {
+    let verified: GameUser;
+    try {
+      // Method calls keep `this` bound to the client; the options bag only when there is a signal.
+      verified = source === 'cookie'
+        ? await (signal === undefined ? client.verifyWebToken!(token) : client.verifyWebToken!(token, { signal }))
+        : await (signal === undefined ? client.verifyUserToken(token) : client.verifyUserToken(token, { signal }));
+    } catch (err) {
+      throw reject(err, 'token verifier');
+    }
+    const { memberNo, guid } = (verified ?? {}) as Partial<Record<keyof GameUser, unknown>>;
+    if (typeof memberNo !== 'string' || (guid !== null && typeof guid !== 'string')) {
+      throw reject(new TypeError('the verifier did not return a GameUser'), 'token verifier');
+    }
+    let user: GameUser & U;
+    if (mapUser === undefined) {
+      user = { memberNo, guid } as GameUser & U;
+    } else {
+      try {
+        // The platform's identifiers win over anything the hook returns.
+        user = { ...(await mapUser(verified, req)), memberNo, guid };
+      } catch (err) {
+        throw reject(err, 'mapUser hook');
+      }
+    }
+    if (authorize !== undefined) {
+      let allowed: unknown;
+      try {
+        allowed = await authorize(user, req);
+      } catch (err) {
+        throw reject(err, 'authorize hook');
+      }
+      if (allowed === false) throw reject(accessDenied(), 'authorize hook');
+    }
+    return user;
+  }
+
+  const authenticate = (req: R, options?: AuthenticateCallOptions): Promise<GameUser & U> => {
+    let token: string;
+    let source: TokenSource;
+    try {
+      ({ token, source } = findBearerToken(req, tokenFrom));
+      checkTokenSyntaxOnce(token);
+    } catch (err) {
+      return Promise.reject(reject(err, 'token extraction'));
+    }
+    return complete(token, source, req, options?.signal);
+  };
+
+  const token = (value: string, context?: TokenContext<R>): Promise<GameUser & U> => {
+    const source = context?.source ?? 'header';
+    try {
+      if (source === 'cookie' && client.verifyWebToken === undefined) {
+        throw new TypeError('a cookie token needs a client with a verifyWebToken(token) method');
+      }
+      checkTokenSyntaxOnce(value);
+    } catch (err) {
+      return Promise.reject(reject(err, 'token check'));
+    }
+    return complete(value, source, (context?.req ?? NO_REQUEST) as R, context?.signal);
+  };
+
+  return Object.assign(authenticate, { token, realm }) as Authenticator<U, R>;
 }
 
 /**

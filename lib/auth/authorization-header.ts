@@ -12,20 +12,22 @@ const SCHEME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+/;
 
 /**
  * Every `Authorization` field line the client sent. Node keeps only the first
- * in `req.headers` (trap 10), so read `headersDistinct` or `rawHeaders`.
+ * in `req.headers` (trap 10), so read `rawHeaders` (or `headersDistinct`).
  */
 export function authorizationValues(req: AuthRequest): string[] {
-  const distinct = req.headersDistinct?.['authorization'];
-  if (Array.isArray(distinct)) return distinct;
-  if (Array.isArray(req.rawHeaders)) {
-    const values: string[] = [];
-    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-      if (req.rawHeaders[i]?.toLowerCase() === 'authorization') values.push(req.rawHeaders[i + 1] ?? '');
+  const values: string[] = [];
+  const raw = req.rawHeaders;
+  if (Array.isArray(raw)) {
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = raw[i];
+      if (name !== undefined && name.length === 13 && name.toLowerCase() === 'authorization') values.push(raw[i + 1] ?? '');
     }
     return values;
   }
+  const distinct = req.headersDistinct?.['authorization'];
+  if (Array.isArray(distinct)) return distinct;
   const value: unknown = req.headers.authorization;
-  if (value === undefined) return [];
+  if (value === undefined) return values;
   return Array.isArray(value) ? value.map(String) : [String(value)];
 }
 
@@ -49,10 +51,14 @@ export function parseAuthorization(value: string): ParsedAuthorization {
   return { kind: 'bearer', token };
 }
 
-/** Reads and parses the request's `Authorization` header; two of them answer 400. */
-export function readAuthorization(req: AuthRequest): ParsedAuthorization {
+/**
+ * The bearer token of the request's `Authorization` header, or `undefined`
+ * when there is none or it uses another scheme; two headers answer 400.
+ */
+export function readAuthorization(req: AuthRequest): string | undefined {
   const values = authorizationValues(req);
+  if (values.length === 0) return undefined;
   if (values.length > 1) throw invalidRequest('more than one Authorization header');
-  const [value] = values;
-  return value === undefined ? { kind: 'none' } : parseAuthorization(value);
+  const parsed = parseAuthorization(values[0]!);
+  return parsed.kind === 'bearer' ? parsed.token : undefined;
 }

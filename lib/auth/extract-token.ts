@@ -1,8 +1,7 @@
-import { invalidRequest, missingCredentials } from '../errors/index.js';
+import { checkTokenSyntax, invalidRequest, missingCredentials } from '../errors/index.js';
 import { readAuthorization } from './authorization-header.js';
 import { readCookieToken } from './cookie-token.js';
 import { readBodyToken, readQueryToken } from './parameter-tokens.js';
-import { assertTokenSyntax } from './token-syntax.js';
 import type { AuthRequest, ExtractedToken, TokenSources } from './types.js';
 
 function isReadOnlyMethod(method: string | undefined): boolean {
@@ -31,9 +30,21 @@ function isReadOnlyMethod(method: string | undefined): boolean {
  * ```
  */
 export function extractBearerToken(req: AuthRequest, sources: TokenSources = {}): ExtractedToken {
+  const found = findBearerToken(req, sources);
+  checkTokenSyntax(found.token);
+  return found;
+}
+
+/**
+ * {@link extractBearerToken} without the token syntax check, for the
+ * authenticator, which checks it once on its way to the platform client.
+ */
+export function findBearerToken(req: AuthRequest, sources: TokenSources): ExtractedToken {
   const header = readAuthorization(req);
-  const query = readQueryToken(req);
-  const body = readBodyToken(req);
+  // The common request (no query string, no body) skips both readers.
+  const target = typeof req.originalUrl === 'string' ? req.originalUrl : req.url;
+  const query = typeof target === 'string' && !target.includes('?') ? undefined : readQueryToken(req);
+  const body = req.headers['content-type'] === undefined ? undefined : readBodyToken(req);
   if (query !== undefined && sources.query !== true) {
     throw invalidRequest('access_token in the query is not accepted');
   }
@@ -42,18 +53,20 @@ export function extractBearerToken(req: AuthRequest, sources: TokenSources = {})
     if (sources.body !== true) throw invalidRequest('access_token in the body is not accepted');
     if (isReadOnlyMethod(req.method)) throw invalidRequest('access_token in the body of a GET or HEAD request');
   }
-  const found: ExtractedToken[] = [];
-  if (header.kind === 'bearer') found.push({ token: header.token, source: 'header' });
-  if (query !== undefined) found.push({ token: query, source: 'query' });
-  if (body !== undefined) found.push({ token: body.token, source: 'body' });
-  if (found.length > 1) throw invalidRequest('token sent in more than one place');
-  let result = found[0];
+  let result: ExtractedToken | undefined = header === undefined ? undefined : { token: header, source: 'header' };
+  if (query !== undefined) {
+    if (result !== undefined) throw invalidRequest('token sent in more than one place');
+    result = { token: query, source: 'query' };
+  }
+  if (body !== undefined) {
+    if (result !== undefined) throw invalidRequest('token sent in more than one place');
+    result = { token: body.token, source: 'body' };
+  }
   if (result === undefined && sources.cookie !== undefined) {
     const token = readCookieToken(req, sources.cookie);
     if (token !== undefined) result = { token, source: 'cookie' };
   }
   if (result === undefined) throw missingCredentials();
   if (result.token === '') throw invalidRequest('empty access_token parameter');
-  assertTokenSyntax(result.token);
   return result;
 }

@@ -1,9 +1,8 @@
 export { extractBearerToken } from './extract-token.js';
 export { createAuthenticator, authenticateRequest } from './authenticate.js';
-export type { Authenticator } from './authenticate.js';
+export type { Authenticator, AuthenticateCallOptions, TokenContext } from './authenticate.js';
 export { accessDenied } from './access-denied.js';
 export type { AccessDeniedInit } from './access-denied.js';
-export { failureFor } from './failure-record.js';
 export type {
   AuthRequest,
   AuthenticateOptions,
@@ -13,4 +12,5 @@ export type {
   TokenSource,
   TokenSources,
   UserTokenVerifier,
+  VerifyCallOptions,
 } from './types.js';

@@ -1,13 +1,16 @@
+import { DEFAULT_REALM } from '../errors/index.js';
 import type { Logger } from '../types.js';
-import { consoleErrorLogger } from './default-logger.js';
+import { guardedLogger } from './default-logger.js';
 import type { AuthenticateOptions, AuthRequest, AuthorizeUser, MapUser, TokenSources, UserTokenVerifier } from './types.js';
 
 /** {@link AuthenticateOptions} checked once, with defaults filled in. */
 export interface ResolvedAuthenticateOptions<U extends object, R extends AuthRequest> {
   readonly client: UserTokenVerifier;
+  readonly realm: string;
   readonly tokenFrom: Readonly<TokenSources>;
   readonly mapUser: MapUser<U, R> | undefined;
   readonly authorize: AuthorizeUser<U, R> | undefined;
+  /** The given logger, wrapped so that a logger that throws cannot break a request. */
   readonly logger: Logger;
 }
 
@@ -26,19 +29,37 @@ function optionalBoolean(value: unknown, owner: string, name: string): void {
   }
 }
 
+/** Checks a logger option (`error()` and `warn()` are what the package calls). */
+export function checkLogger(logger: unknown, owner: string): Logger | undefined {
+  if (logger === undefined) return undefined;
+  const l = logger as Partial<Logger> | null;
+  if (l === null || typeof l !== 'object' || typeof l.error !== 'function' || typeof l.warn !== 'function') {
+    throw new TypeError(`${owner}: options.logger must have error() and warn() methods`);
+  }
+  return logger as Logger;
+}
+
+/** Checks a realm option. */
+export function checkRealm(realm: unknown, owner: string): string {
+  if (realm === undefined) return DEFAULT_REALM;
+  if (typeof realm !== 'string' || realm === '') throw new TypeError(`${owner}: options.realm must be a non-empty string`);
+  return realm;
+}
+
 /**
- * Checks authentication options at construction; a wrong option throws a
- * `TypeError` naming it (`owner` says who was being constructed).
+ * Checks authentication options at construction, once; a wrong option throws
+ * a `TypeError` naming it (`owner` says who was being constructed).
  */
 export function resolveAuthenticateOptions<U extends object, R extends AuthRequest>(
   options: AuthenticateOptions<U, R>,
   owner: string,
 ): ResolvedAuthenticateOptions<U, R> {
   if (options === null || typeof options !== 'object') throw new TypeError(`${owner}: options must be an object`);
-  const { client, tokenFrom = {}, mapUser, authorize, logger } = options;
+  const { client, tokenFrom = {}, mapUser, authorize } = options;
   if (client === null || typeof client !== 'object' || typeof client.verifyUserToken !== 'function') {
     throw new TypeError(`${owner}: options.client must have a verifyUserToken(token) method (a PlatformClient)`);
   }
+  const realm = checkRealm(options.realm, owner);
   if (tokenFrom === null || typeof tokenFrom !== 'object') throw new TypeError(`${owner}: options.tokenFrom must be an object`);
   optionalBoolean(tokenFrom.query, owner, 'tokenFrom.query');
   optionalBoolean(tokenFrom.body, owner, 'tokenFrom.body');
@@ -52,14 +73,13 @@ export function resolveAuthenticateOptions<U extends object, R extends AuthReque
   }
   optionalFunction(mapUser, owner, 'mapUser');
   optionalFunction(authorize, owner, 'authorize');
-  if (logger !== undefined && (logger === null || typeof logger.error !== 'function')) {
-    throw new TypeError(`${owner}: options.logger must have error() and warn() methods`);
-  }
+  const logger = checkLogger(options.logger, owner);
   return Object.freeze({
     client,
+    realm,
     tokenFrom: Object.freeze({ query: tokenFrom.query === true, body: tokenFrom.body === true, cookie: tokenFrom.cookie }),
     mapUser,
     authorize,
-    logger: logger ?? consoleErrorLogger,
+    logger: guardedLogger(logger),
   });
 }

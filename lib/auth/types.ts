@@ -48,15 +48,22 @@ export interface TokenSources {
   cookie?: string | undefined;
 }
 
+/** Per-call options the authenticator hands to the verifier. */
+export interface VerifyCallOptions {
+  /** Aborted when nobody waits for the answer any more (the client hung up). */
+  signal?: AbortSignal | undefined;
+}
+
 /**
  * What authentication needs from the platform client: `PlatformClient`
- * satisfies it. Both methods throw a `PlatformError` on failure.
+ * satisfies it. Both methods throw a `PlatformError` on failure. The second
+ * argument is passed only when the caller gave a signal.
  */
 export interface UserTokenVerifier {
   /** Verifies a game user access token (E2). */
-  verifyUserToken(token: string): Promise<GameUser>;
+  verifyUserToken(token: string, options?: VerifyCallOptions): Promise<GameUser>;
   /** Verifies a web access token (cookie); needed only with `tokenFrom.cookie`. */
-  verifyWebToken?(token: string): Promise<GameUser>;
+  verifyWebToken?(token: string, options?: VerifyCallOptions): Promise<GameUser>;
 }
 
 /** Adds app data to the verified player; the result is merged into `req.user`. */
@@ -75,6 +82,8 @@ export type AuthorizeUser<U extends object, R extends AuthRequest> = (
 export interface AuthenticateOptions<U extends object = object, R extends AuthRequest = AuthRequest> {
   /** The platform client (or anything with `verifyUserToken`). */
   client: UserTokenVerifier;
+  /** `realm` of the `WWW-Authenticate` challenges. Default `'game-platform'`. */
+  realm?: string | undefined;
   tokenFrom?: TokenSources | undefined;
   mapUser?: MapUser<U, R> | undefined;
   authorize?: AuthorizeUser<U, R> | undefined;

@@ -1,14 +1,12 @@
-import { MAX_TOKEN_LENGTH } from '../config/index.js';
-import { malformedToken, PlatformError } from '../errors/index.js';
+import { checkTokenSyntax, PlatformError } from '../errors/index.js';
 
 /**
- * Rejects, without a platform call, a token that cannot be valid. Visible
- * ASCII only: a web token travels in a header, where CR/LF would be injection.
+ * Rejects, without a platform call, a token that cannot be valid: the same
+ * rule as the request authenticator's (RFC 6750 b64token). A web token
+ * travels in a header, where CR/LF would be injection.
  */
 export function assertUserToken(token: unknown): asserts token is string {
-  if (typeof token !== 'string' || token === '') throw malformedToken('the token must be a non-empty string');
-  if (token.length > MAX_TOKEN_LENGTH) throw malformedToken(`the token is longer than ${MAX_TOKEN_LENGTH} characters`);
-  if (!/^[\x21-\x7e]+$/.test(token)) throw malformedToken('the token contains characters outside printable ASCII');
+  checkTokenSyntax(token);
 }
 
 /** What to look up on E3: a member_no or a guid, as decimal digits. */

@@ -12,3 +12,4 @@ export {
 export type { PlatformEndpoint, TransportFault } from './platform-codes.js';
 export { missingCredentials, invalidRequest, malformedToken } from './request-errors.js';
 export { challengeFor, DEFAULT_REALM } from './challenge.js';
+export { checkTokenSyntax, checkTokenSyntaxOnce } from './token-syntax.js';

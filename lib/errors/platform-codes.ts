@@ -1,4 +1,6 @@
-import { PlatformError } from './platform-error.js';
+import { DEFAULT_RETRY_AFTER_SECONDS, PlatformError } from './platform-error.js';
+
+export { DEFAULT_RETRY_AFTER_SECONDS };
 
 /** Response codes of the platform's JSON bodies (spec, Errors). */
 export const PlatformCode = {
@@ -14,9 +16,6 @@ export const PlatformCode = {
 
 /** Which platform call produced a code; 40000 means different things. */
 export type PlatformEndpoint = 'E1' | 'E2' | 'E3' | 'web';
-
-/** Default `Retry-After` for 503 answers, in seconds. */
-export const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
 /** 40101/40103: our API token was refused; reissue it and retry the call once. */
 export function isApiTokenRejection(code: number): boolean {

@@ -1,3 +1,5 @@
+import { DEFAULT_REALM, challengeFor } from './challenge.js';
+
 /**
  * What went wrong, as a stable string callers can switch on.
  *
@@ -27,6 +29,9 @@ export type ClientAction =
   | 'denied'
   | 'none';
 
+/** Default `Retry-After` of 503 answers, in seconds. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
 /** Fields of a {@link PlatformError}; only `kind` and `message` are required. */
 export interface PlatformErrorInit {
   kind: ErrorKind;
@@ -41,6 +46,8 @@ export interface PlatformErrorInit {
   retryAfterSeconds?: number;
   /** Short, secret-free description for `WWW-Authenticate` `error_description`. */
   description?: string;
+  /** Realm of the challenge ({@link PlatformError.challenge}). Default `'game-platform'`. */
+  realm?: string;
 }
 
 const DEFAULTS: Record<ErrorKind, { status: number; action: ClientAction; title: string }> = {
@@ -83,6 +90,8 @@ export class PlatformError extends Error {
   readonly title: string;
   readonly retryAfterSeconds: number | undefined;
   readonly description: string | undefined;
+  // Private: keeps the own properties to the documented fields.
+  readonly #realm: string;
 
   constructor(init: PlatformErrorInit) {
     super(init.message);
@@ -94,6 +103,38 @@ export class PlatformError extends Error {
     this.title = defaults.title;
     this.retryAfterSeconds = init.retryAfterSeconds;
     this.description = init.description;
+    this.#realm = init.realm ?? DEFAULT_REALM;
+  }
+
+  /** Realm of {@link PlatformError.challenge}: the one of the authenticator that rejected the request. */
+  get realm(): string {
+    return this.#realm;
+  }
+
+  /**
+   * The `WWW-Authenticate` value (RFC 6750) to answer with, or `undefined`
+   * when the answer carries none (404, 5xx, 46217).
+   */
+  get challenge(): string | undefined {
+    return challengeFor(this, this.#realm);
+  }
+
+  /** Seconds for `Retry-After`: set on every 503, `undefined` otherwise. */
+  get retryAfter(): number | undefined {
+    return this.status === 503 ? this.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS : undefined;
+  }
+
+  /** This error with its challenge in `realm` (itself when the realm is already that). */
+  withRealm(realm: string): PlatformError {
+    if (realm === this.#realm) return this;
+    const copy = new PlatformError({
+      kind: this.kind, message: this.message, status: this.status, action: this.action, realm,
+      ...(this.code === undefined ? {} : { code: this.code }),
+      ...(this.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: this.retryAfterSeconds }),
+      ...(this.description === undefined ? {} : { description: this.description }),
+    });
+    copy.stack = this.stack;
+    return copy;
   }
 
   /** True for failures of the platform or of our own configuration (5xx). */

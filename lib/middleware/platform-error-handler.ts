@@ -1,13 +1,16 @@
+import { performance } from 'node:perf_hooks';
 import type { ErrorRequestHandler } from 'express';
-import { consoleErrorLogger } from '../auth/default-logger.js';
+import { guardedLogger } from '../auth/default-logger.js';
+import { checkLogger, checkRealm } from '../auth/resolve-options.js';
 import { LogThrottle } from '../client/log-throttle.js';
+import { passportFailureOf } from '../strategy/passport-failure.js';
 import type { Logger } from '../types.js';
-import { classifyError } from './classify-error.js';
-import { problemFor, sendProblem } from './problem.js';
+import { describeError, isAuthenticationError } from './problem-response.js';
+import { sendProblem } from './problem.js';
 
 /** Options of {@link platformErrorHandler}. */
 export interface PlatformErrorHandlerOptions {
-  /** Realm of `WWW-Authenticate`; default: the failing strategy's, else `'game-platform'`. */
+  /** Realm of `WWW-Authenticate`; default: the one of the authenticator or strategy that failed. */
   realm?: string | undefined;
   /**
    * Where 5xx and unexpected errors are logged (a platform outage or a
@@ -21,16 +24,18 @@ export interface PlatformErrorHandlerOptions {
 /** At most one log line per kind of server fault (and code) in this window. */
 export const SERVER_FAULT_LOG_WINDOW_MS = 60_000;
 
+const MONOTONIC = { now: () => performance.now() };
+
 function describe(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { errorType: typeof err };
   return { errorName: err.name, errorMessage: err.message, stack: err.stack };
 }
 
 /**
- * Express error middleware rendering every authentication outcome as an
- * RFC 9457 `application/problem+json` body (`type`, `title`, `status`,
- * `action`, `code`, `detail`) with `WWW-Authenticate` on 400/401,
- * `Retry-After` on 503 and `Cache-Control: no-store`. It also renders
+ * Express error middleware rendering every authentication outcome with
+ * `problemResponse`: an RFC 9457 `application/problem+json` body (`type`,
+ * `title`, `status`, `action`, `code`, `detail`) with `WWW-Authenticate` on
+ * 400/401, `Retry-After` on 503 and `Cache-Control: no-store`. It also renders
  * passport's `failWithError` errors, body-parser errors (400/413) and, as a
  * generic 500 without stack or message, anything else. Mount it last.
  *
@@ -41,30 +46,28 @@ function describe(err: unknown): Record<string, unknown> {
  * ```
  */
 export function platformErrorHandler(options: PlatformErrorHandlerOptions = {}): ErrorRequestHandler {
-  const { realm, exposeDetail = false } = options;
-  if (realm !== undefined && (typeof realm !== 'string' || realm === '')) {
-    throw new TypeError('platformErrorHandler: options.realm must be a non-empty string');
-  }
-  if (options.logger !== undefined && (typeof options.logger?.error !== 'function' || typeof options.logger.warn !== 'function')) {
-    throw new TypeError('platformErrorHandler: options.logger must have error() and warn() methods');
-  }
-  const logger = options.logger ?? consoleErrorLogger;
+  const owner = 'platformErrorHandler';
+  const realm = options.realm === undefined ? undefined : checkRealm(options.realm, owner);
+  const logger = guardedLogger(checkLogger(options.logger, owner));
+  const exposeDetail = options.exposeDetail === true;
   // An outage or a misconfiguration fails every request: log it once a minute, not per request.
-  const throttle = new LogThrottle(Date, SERVER_FAULT_LOG_WINDOW_MS);
+  const throttle = new LogThrottle(MONOTONIC, SERVER_FAULT_LOG_WINDOW_MS);
   // Four parameters: Express recognises error middleware by its arity.
   return function platformErrorHandler(err, req, res, next) {
     if (res.headersSent) return next(err);
-    const classified = classifyError(err, req);
-    if ('problem' in classified) {
-      if (classified.unexpected) logger.error(describe(err), 'passport-game-platform: unexpected error answered 500');
-      return sendProblem(res, classified.problem);
+    let subject: unknown = err;
+    if (isAuthenticationError(err)) {
+      // passport's failWithError keeps only the status; our strategy left the full error.
+      const failure = passportFailureOf(req);
+      if (failure !== undefined && failure.status === err.status) subject = failure;
     }
-    const { error } = classified;
-    if (error.isServerFault && throttle.allow(`${error.kind}:${error.code ?? ''}`)) {
+    const { response, error, unexpected } = describeError(subject, { realm, exposeDetail });
+    if (unexpected) logger.error(describe(err), 'passport-game-platform: unexpected error answered 500');
+    if (error !== undefined && error.isServerFault && throttle.allow(`${error.kind}:${error.code ?? ''}`)) {
       const fields = { kind: error.kind, code: error.code, status: error.status };
       if (error.kind === 'configuration') logger.error(fields, error.message);
       else logger.warn(fields, error.message);
     }
-    sendProblem(res, problemFor(error, realm ?? classified.realm, { exposeDetail }));
+    sendProblem(res, { body: response.body, headers: response.headers });
   };
 }

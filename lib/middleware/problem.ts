@@ -1,15 +1,18 @@
 import type { ServerResponse } from 'node:http';
-import { DEFAULT_RETRY_AFTER_SECONDS, challengeFor, type ClientAction, type PlatformError } from '../errors/index.js';
+import type { ClientAction, PlatformError } from '../errors/index.js';
 
 /** Prefix of the `type` URIs of our problem bodies. */
 export const PROBLEM_TYPE_PREFIX = 'urn:passport-game-platform:problem:';
+
+/** Content type of every problem body. */
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
 /** An RFC 9457 problem body as the package renders it. */
 export interface ProblemBody {
   type: string;
   title: string;
   status: number;
-  /** What the game client should do next (CONTRACT section 2). */
+  /** What the game client should do next: `login`, `relogin`, `register_device`, `denied`, `retry_later`, `contact_support`, `none`. */
   action: ClientAction;
   /** The platform's code (or the app's, for `access_denied`) when there is one. */
   code?: number;
@@ -52,27 +55,53 @@ export function problemBody(error: PlatformError, options: ProblemOptions = {}):
   return body;
 }
 
-/** Body and headers (`WWW-Authenticate` on 400/401, `Retry-After` on 503) for a `PlatformError`. */
+/**
+ * Body and headers (`WWW-Authenticate` when the error has a challenge,
+ * `Retry-After` on 503) for a `PlatformError`; `realm` overrides the error's.
+ */
 export function problemFor(error: PlatformError, realm?: string, options: ProblemOptions = {}): Problem {
   const headers: Record<string, string> = {};
-  const challenge = challengeFor(error, realm);
-  if (challenge !== undefined && (error.status === 400 || error.status === 401)) headers['WWW-Authenticate'] = challenge;
-  if (error.status === 503) headers['Retry-After'] = String(error.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS);
+  const challenge = (realm === undefined ? error : error.withRealm(realm)).challenge;
+  if (challenge !== undefined) headers['WWW-Authenticate'] = challenge;
+  const retryAfter = error.retryAfter;
+  if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
   return { body: problemBody(error, options), headers };
 }
 
+/** Options of {@link sendProblem}. */
+export interface SendProblemOptions {
+  /**
+   * Keep `WWW-Authenticate` challenges an earlier layer set (passport does,
+   * for every strategy of a chain), adding ours after them. Default `false`:
+   * ours replaces them.
+   */
+  keepChallenges?: boolean | undefined;
+}
+
+function challengesOn(res: ServerResponse): string[] {
+  const value = res.getHeader('WWW-Authenticate');
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value.map(String) : [String(value)];
+}
+
 /**
- * Writes a problem as `application/problem+json` with `Cache-Control: no-store`,
- * replacing any challenge an earlier layer (passport) set. Plain Node API, so
- * it behaves the same under Express 4 and 5.
+ * Writes a problem as `application/problem+json` with `Cache-Control: no-store`.
+ * Plain Node API, so it behaves the same under Express 4 and 5.
  */
-export function sendProblem(res: ServerResponse, problem: Problem): void {
+export function sendProblem(res: ServerResponse, problem: Problem, options: SendProblemOptions = {}): void {
   const json = JSON.stringify(problem.body);
+  const earlier = options.keepChallenges === true ? challengesOn(res) : [];
   res.removeHeader('WWW-Authenticate');
   res.removeHeader('Retry-After');
   res.statusCode = problem.body.status;
-  for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
-  res.setHeader('Content-Type', 'application/problem+json; charset=utf-8');
+  for (const name of Object.keys(problem.headers)) {
+    if (name !== 'WWW-Authenticate') res.setHeader(name, problem.headers[name]!);
+  }
+  const ours = problem.headers['WWW-Authenticate'];
+  const challenges = ours === undefined || earlier.includes(ours) ? earlier : [...earlier, ours];
+  if (challenges.length === 1) res.setHeader('WWW-Authenticate', challenges[0]!);
+  else if (challenges.length > 1) res.setHeader('WWW-Authenticate', challenges);
+  res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
   res.setHeader('Content-Length', Buffer.byteLength(json));
   res.setHeader('Cache-Control', 'no-store');
   res.end(json);

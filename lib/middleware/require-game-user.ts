@@ -1,20 +1,25 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { failureFor } from '../auth/failure-record.js';
+import { authenticatorFor } from '../auth/authenticate.js';
+import { isUncredentialedPreflight } from '../auth/preflight.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
-import { missingCredentials } from '../errors/index.js';
-import { PlatformBearerStrategy, type PlatformBearerStrategyOptions, type StrategyActions } from '../strategy/platform-bearer-strategy.js';
+import type { AuthenticateOptions } from '../auth/types.js';
+import type { PlatformError } from '../errors/index.js';
 import '../strategy/express-augment.js';
 
-/** Options of {@link requireGameUser}: the strategy's, without a verify callback. */
-export type RequireGameUserOptions<U extends object = object> = Omit<PlatformBearerStrategyOptions<U>, 'passReqToCallback'>;
+/** Options of {@link requireGameUser}. */
+export interface RequireGameUserOptions<U extends object = object> extends AuthenticateOptions<U, Request> {
+  /** `false`: a request with no bearer credentials passes with no `req.user`. Default `true`. */
+  credentialsRequired?: boolean | undefined;
+}
 
 /**
  * Express middleware (4 and 5) that authenticates the player and sets
  * `req.user`, or calls `next(platformError)` for `platformErrorHandler` to
- * render. It runs {@link PlatformBearerStrategy} the way passport does, so it
- * needs neither `passport.initialize()` nor sessions (and works beside them).
- * With `credentialsRequired: false`, a request without bearer credentials
- * goes on with no `req.user`; a malformed or rejected token still fails.
+ * render. It calls the authentication core directly: it needs neither
+ * passport nor sessions (and works beside them). With
+ * `credentialsRequired: false`, a request without bearer credentials goes on
+ * with no `req.user`; a malformed or rejected token still fails. When the
+ * client hangs up first, the platform call in flight for it is aborted.
  *
  * @example
  * ```ts
@@ -24,22 +29,29 @@ export type RequireGameUserOptions<U extends object = object> = Omit<PlatformBea
  * ```
  */
 export function requireGameUser<U extends object = object>(options: RequireGameUserOptions<U>): RequestHandler {
+  const owner = 'requireGameUser';
   if (options !== null && typeof options === 'object' && 'passReqToCallback' in options) {
-    throw new TypeError('requireGameUser: options.passReqToCallback is not supported; use mapUser or authorize, which receive req');
+    throw new TypeError(`${owner}: options.passReqToCallback is not supported; use mapUser or authorize, which receive req`);
   }
-  resolveAuthenticateOptions(options, 'requireGameUser'); // errors name this function
-  const strategy = new PlatformBearerStrategy<U>({ ...options, passReqToCallback: false });
-  return function requireGameUser(req: Request, _res: Response, next: NextFunction): void {
-    // One object per request carrying the actions, as passport.authenticate() builds it.
-    const run = Object.create(strategy) as PlatformBearerStrategy<U> & StrategyActions;
-    run.success = (user: Express.User) => {
+  const authenticate = authenticatorFor<U, Request>(resolveAuthenticateOptions(options, owner));
+  const { credentialsRequired = true } = options;
+  if (typeof credentialsRequired !== 'boolean') throw new TypeError(`${owner}: options.credentialsRequired must be a boolean`);
+
+  return function requireGameUser(req: Request, res: Response, next: NextFunction): void {
+    if (isUncredentialedPreflight(req)) return next();
+    const aborter = new AbortController();
+    const onClose = (): void => {
+      if (!res.writableEnded) aborter.abort();
+    };
+    res.once('close', onClose);
+    authenticate(req, { signal: aborter.signal }).then((user) => {
+      res.off('close', onClose);
       req.user = user;
       next();
-    };
-    run.fail = () => next(failureFor(req) ?? missingCredentials());
-    run.error = (err: unknown) => next(err);
-    run.pass = () => next();
-    run.redirect = () => next(new Error('requireGameUser: unexpected redirect'));
-    run.authenticate(req, {});
+    }, (err: PlatformError) => {
+      res.off('close', onClose);
+      if (!credentialsRequired && err.kind === 'missing_credentials') next();
+      else next(err);
+    });
   };
 }

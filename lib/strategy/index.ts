@@ -3,4 +3,3 @@ import './express-augment.js';
 export { PlatformBearerStrategy } from './platform-bearer-strategy.js';
 export type { PlatformBearerStrategyOptions, StrategyActions } from './platform-bearer-strategy.js';
 export type { VerifiedCallback, VerifyCallback, VerifyCallbackWithRequest } from './verify-callback.js';
-export { failureFor } from '../auth/failure-record.js';

@@ -2,20 +2,18 @@ import type { Request } from 'express';
 import { Strategy as BearerStrategy, type VerifyFunction } from 'passport-http-bearer';
 import { accessDenied } from '../auth/access-denied.js';
 import { authenticatorFor, type Authenticator } from '../auth/authenticate.js';
-import { recordFailure } from '../auth/failure-record.js';
 import { isUncredentialedPreflight } from '../auth/preflight.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
 import type { AuthenticateOptions } from '../auth/types.js';
 import { toPlatformError } from '../auth/unexpected-error.js';
-import { DEFAULT_REALM, challengeFor, type PlatformError } from '../errors/index.js';
+import { PlatformError } from '../errors/index.js';
 import type { Logger } from '../types.js';
 import './express-augment.js';
-import { runVerifyCallback, type VerifyCallback, type VerifyCallbackWithRequest, type VerifyOutcome } from './verify-callback.js';
+import { rememberPassportFailure } from './passport-failure.js';
+import { runVerifyCallback, type VerifyCallback, type VerifyCallbackWithRequest } from './verify-callback.js';
 
 /** Options of {@link PlatformBearerStrategy}. */
 export interface PlatformBearerStrategyOptions<U extends object = object> extends AuthenticateOptions<U, Request> {
-  /** `realm` of the `WWW-Authenticate` challenge. Default `'game-platform'`. */
-  realm?: string | undefined;
   /** `false`: a request with no bearer credentials passes with no `req.user`. Default `true`. */
   credentialsRequired?: boolean | undefined;
   /** `true`: the verify callback receives the request first. */
@@ -35,8 +33,6 @@ export interface StrategyActions {
   error(err: unknown): void;
 }
 
-type Actions = StrategyActions;
-
 /**
  * Passport strategy `'game-platform'`: RFC 6750 extraction (never the parent's,
  * see RELIABILITY trap 7), platform verification, then optional `mapUser`,
@@ -55,11 +51,10 @@ type Actions = StrategyActions;
  */
 export class PlatformBearerStrategy<U extends object = object> extends BearerStrategy<VerifyFunction> {
   override name = 'game-platform';
-  private readonly realm: string;
   private readonly credentialsRequired: boolean;
   private readonly passReq: boolean;
   private readonly verifyUser: VerifyCallback | VerifyCallbackWithRequest | undefined;
-  private readonly authenticator: Authenticator<U, Request>;
+  private readonly core: Authenticator<U, Request>;
   private readonly logger: Logger;
 
   constructor(options: PlatformBearerStrategyOptions<U> & { passReqToCallback?: false | undefined }, verify?: VerifyCallback);
@@ -67,23 +62,21 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerStr
   constructor(options: PlatformBearerStrategyOptions<U>, verify?: VerifyCallback | VerifyCallbackWithRequest) {
     const owner = 'PlatformBearerStrategy';
     const resolved = resolveAuthenticateOptions(options, owner);
-    const { realm = DEFAULT_REALM, credentialsRequired = true, passReqToCallback = false } = options;
-    if (typeof realm !== 'string' || realm === '') throw new TypeError(`${owner}: options.realm must be a non-empty string`);
+    const { credentialsRequired = true, passReqToCallback = false } = options;
     if (typeof credentialsRequired !== 'boolean') throw new TypeError(`${owner}: options.credentialsRequired must be a boolean`);
     if (verify !== undefined && typeof verify !== 'function') throw new TypeError(`${owner}: verify must be a function`);
     // The parent insists on a verify function; its authenticate() is replaced below.
-    super({ realm }, () => {});
-    this.realm = realm;
+    super({ realm: resolved.realm }, () => {});
     this.credentialsRequired = credentialsRequired;
     this.passReq = passReqToCallback === true;
     this.verifyUser = verify;
-    this.authenticator = authenticatorFor(resolved);
+    this.core = authenticatorFor(resolved);
     this.logger = resolved.logger;
   }
 
-  /** Called by passport (or `requireGameUser`) on an instance carrying the actions. */
+  /** Called by passport (or a test) on an instance carrying the actions. */
   override authenticate(req: Request, options?: { session?: boolean | undefined }): void {
-    const actions = this as unknown as Actions;
+    const actions = this as unknown as StrategyActions;
     // Trap 9: passport >= 0.6 answers 500 on success without a session store.
     // Passport hands the route's options object here and reads it again in success().
     if (options !== null && typeof options === 'object' && options.session === undefined) options.session = false;
@@ -98,40 +91,56 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerStr
         this.escalate(actions, err);
       }
     };
-    this.outcome(req).then(
+    const signal = abortSignalFor(req);
+    const verified = this.core(req, signal === undefined ? undefined : { signal });
+    (this.verifyUser === undefined ? verified.then((user) => ({ user, info: undefined })) : verified.then((user) => this.callback(req, user))).then(
       ({ user, info }) => settle(() => actions.success(user, info)),
-      (err: unknown) => settle(() => this.reject(actions, req, toPlatformError(err, 'authentication', this.logger))),
+      (err: unknown) => settle(() => this.reject(actions, req, err)),
     );
   }
 
-  private async outcome(req: Request): Promise<{ user: Express.User; info: object | undefined }> {
-    const user = await this.authenticator(req);
-    if (this.verifyUser === undefined) return { user, info: undefined };
-    let result: VerifyOutcome;
+  // The app's passport-style verify callback, after the core accepted the player.
+  private async callback(req: Request, user: Express.User): Promise<{ user: Express.User; info: object | undefined }> {
+    let result;
     try {
-      result = await runVerifyCallback(this.verifyUser, this.passReq, req, user);
+      result = await runVerifyCallback(this.verifyUser!, this.passReq, req, user);
     } catch (err) {
-      throw toPlatformError(err, 'verify callback', this.logger);
+      throw toPlatformError(err, 'verify callback', this.logger).withRealm(this.core.realm);
     }
-    if (result.user === false) throw accessDenied();
+    if (result.user === false) throw accessDenied().withRealm(this.core.realm);
     return { user: result.user, info: result.info };
   }
 
-  private reject(actions: Actions, req: Request, error: PlatformError): void {
+  // fail() for the player's mistakes (400/401 with their challenge, 403 without:
+  // passport writes challenges only on 401), error() for server-side faults.
+  private reject(actions: StrategyActions, req: Request, err: unknown): void {
+    const error = err instanceof PlatformError ? err : toPlatformError(err, 'authentication', this.logger);
     if (error.kind === 'missing_credentials' && !this.credentialsRequired) return actions.pass();
-    recordFailure(req, error, this.realm);
     if (error.isServerFault) return actions.error(error);
-    const challenge = challengeFor(error, this.realm);
+    rememberPassportFailure(req, error);
+    const challenge = error.status === 400 || error.status === 401 ? error.challenge : undefined;
     return challenge === undefined ? actions.fail(error.status) : actions.fail(challenge, error.status);
   }
 
   // An action threw before reaching next() (e.g. a session login without
   // passport.initialize()): report it once through error(), never rethrow.
-  private escalate(actions: Actions, err: unknown): void {
+  private escalate(actions: StrategyActions, err: unknown): void {
     try {
       actions.error(toPlatformError(err, 'passport action', this.logger));
     } catch (again) {
       this.logger.error({ errorMessage: again instanceof Error ? again.message : String(again) }, 'passport-game-platform: error() threw');
     }
   }
+}
+
+// Express puts the response on the request: abort the platform call when the client hangs up.
+function abortSignalFor(req: Request): AbortSignal | undefined {
+  const res = (req as { res?: Request['res'] }).res;
+  if (res === undefined || typeof res.once !== 'function') return undefined;
+  const aborter = new AbortController();
+  const onClose = (): void => {
+    if (!res.writableEnded) aborter.abort();
+  };
+  res.once('close', onClose);
+  return aborter.signal;
 }

@@ -125,3 +125,70 @@ describe('options are checked once, with messages naming the option', () => {
     expect(() => createAuthenticator(options as never)).toThrow(new TypeError(message));
   });
 });
+
+describe('the authenticator core', () => {
+  it('takes the client first, options second, and exposes its realm', async () => {
+    const client = fakeClient();
+    const authenticate = createAuthenticator(client, { realm: 'my-game' });
+    expect(authenticate.realm).toBe('my-game');
+    expect(createAuthenticator(client).realm).toBe('game-platform');
+    await expect(authenticate(bearer('tok'))).resolves.toEqual(USER);
+  });
+
+  it('rejects with a PlatformError carrying status, action, code, challenge (in its realm) and Retry-After', async () => {
+    const client = fakeClient({
+      verifyUserToken: async (token) => { throw errorForPlatformCode(token === 'gone' ? 40000 : 50000, 'E2'); },
+    });
+    const authenticate = createAuthenticator(client, { realm: 'my-game' });
+    const invalid = (await authenticate(bearer('gone')).catch((e: unknown) => e)) as PlatformError;
+    expect(invalid).toMatchObject({ status: 401, action: 'relogin', code: 40000, retryAfter: undefined });
+    expect(invalid.challenge).toMatch(/^Bearer realm="my-game", error="invalid_token"/);
+    const down = (await authenticate(bearer('down')).catch((e: unknown) => e)) as PlatformError;
+    expect(down).toMatchObject({ status: 503, action: 'retry_later', code: 50000, retryAfter: 5, challenge: undefined });
+    const missing = (await authenticate({ headers: {} }).catch((e: unknown) => e)) as PlatformError;
+    expect(missing.challenge).toBe('Bearer realm="my-game"');
+  });
+
+  it('leaves the client\'s error untouched for the other adapters sharing it', async () => {
+    const shared = errorForPlatformCode(40000, 'E2');
+    const client = fakeClient({ verifyUserToken: async () => { throw shared; } });
+    const err = await createAuthenticator(client, { realm: 'other' })(bearer('tok')).catch((e: unknown) => e);
+    expect(err).not.toBe(shared);
+    expect(shared.challenge).toMatch(/^Bearer realm="game-platform"/);
+  });
+
+  it('hands the verifier the caller\'s abort signal', async () => {
+    const client = fakeClient();
+    const signal = new AbortController().signal;
+    await createAuthenticator(client)(bearer('tok'), { signal });
+    expect(client.verifyUserToken).toHaveBeenCalledWith('tok', { signal });
+  });
+
+  describe('.token() for a bare token', () => {
+    it('verifies it and runs the hooks with the request given', async () => {
+      const client = fakeClient();
+      const upgrade: AuthRequest = { method: 'GET', url: '/ws', headers: {} };
+      const authorize = jest.fn(() => true);
+      const authenticate = createAuthenticator(client, { mapUser: (_u, req) => ({ path: req.url }), authorize });
+      await expect(authenticate.token('tok', { req: upgrade })).resolves.toEqual({ ...USER, path: '/ws' });
+      expect(client.verifyUserToken).toHaveBeenCalledWith('tok');
+      expect(authorize).toHaveBeenCalledWith({ ...USER, path: '/ws' }, upgrade);
+    });
+
+    it('verifies a cookie token as a web token', async () => {
+      const client = fakeClient();
+      await expect(createAuthenticator(client).token('web.jwt', { source: 'cookie' })).resolves.toEqual({ ...USER, guid: null });
+      expect(client.verifyWebToken).toHaveBeenCalledWith('web.jwt');
+    });
+
+    it.each([['a token with a comma', 'a,b'], ['an empty token', ''], ['a placeholder', 'null'], ['a token over 4096 characters', 'a'.repeat(4097)]])(
+      'rejects %s as invalid_token without calling the platform, in the authenticator\'s realm', async (_name, token) => {
+        const client = fakeClient();
+        const err = (await createAuthenticator(client, { realm: 'ws' }).token(token).catch((e: unknown) => e)) as PlatformError;
+        expect(err).toMatchObject({ status: 401, action: 'relogin', kind: 'invalid_token' });
+        expect(err.challenge).toMatch(/^Bearer realm="ws", error="invalid_token"/);
+        expect(client.verifyUserToken).not.toHaveBeenCalled();
+      },
+    );
+  });
+});

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import type { Request } from 'express';
-import { failureFor } from '../../lib/auth/failure-record.js';
+import { passportFailureOf } from '../../lib/strategy/passport-failure.js';
 import { PlatformError, errorForPlatformCode } from '../../lib/errors/index.js';
 import { PlatformBearerStrategy, type PlatformBearerStrategyOptions } from '../../lib/strategy/platform-bearer-strategy.js';
 import type { GameUser, Logger } from '../../lib/types.js';
@@ -73,7 +73,7 @@ describe('PlatformBearerStrategy', () => {
     const done = new Promise<unknown[]>((resolve) => { instance.fail = (...args: unknown[]) => resolve(args); });
     (instance as unknown as PlatformBearerStrategy).authenticate(req, {});
     expect(await done).toEqual([403]);
-    expect(failureFor(req)).toBe(error);
+    expect(passportFailureOf(req)).toBe(error);
   });
 
   it.each([40105, 41002, 40101, 50000])('takes the error() road for a server-side fault (%i), never fail()', async (code) => {
