@@ -1,5 +1,5 @@
 import type { ExecutionContext } from '@nestjs/common';
-import { failureFor } from '../auth/failure-record.js';
+import { passportFailureOf } from '../strategy/passport-failure.js';
 import { PlatformError, invalidRequest, isPlatformError, missingCredentials } from '../errors/index.js';
 
 /**
@@ -28,7 +28,7 @@ export function passportResult<T>(err: unknown, user: T, info: unknown, context:
   if (err !== null && err !== undefined) throw err;
   if (user) return user;
   if (isPlatformError(info)) throw info;
-  const recorded = failureFor(context.switchToHttp().getRequest<object>());
+  const recorded = passportFailureOf(context.switchToHttp().getRequest<object>());
   if (recorded !== undefined) throw recorded;
   // Another strategy's refusal: keep its status with our body.
   if (status === 400) throw invalidRequest('malformed authentication request');
