@@ -3,12 +3,18 @@ import { fingerprint, maskSecret } from './token-format.js';
 import type { EndpointName, RequestFilter, RequestLogEntry } from './types.js';
 
 const SECRET_NAME = /token|secret|password|passwd|key|session|signature/i;
-const BEARER = /^\s*(\S+)\s+(.+?)\s*$/;
-
-/** The bearer (or other scheme's) credential of an Authorization header, or null. */
+/**
+ * The bearer (or other scheme's) credential of an Authorization header, or
+ * null. `trim` and one search for the first blank: linear in the header's
+ * length (a lazy regular expression here was quadratic on runs of blanks).
+ */
 export function authorizationCredential(header: string | undefined): { scheme: string; credential: string } | null {
-  const m = header === undefined ? null : BEARER.exec(header);
-  return m ? { scheme: m[1] ?? '', credential: m[2] ?? '' } : null;
+  if (header === undefined) return null;
+  const trimmed = header.trim();
+  const gap = trimmed.search(/\s/);
+  if (gap < 0) return null;
+  const credential = trimmed.slice(gap).trimStart();
+  return credential === '' ? null : { scheme: trimmed.slice(0, gap), credential };
 }
 
 function maskAuthorization(value: string): string {
