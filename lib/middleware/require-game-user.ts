@@ -1,6 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { authenticatorFor } from '../auth/authenticate.js';
-import { isUncredentialedPreflight } from '../auth/preflight.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
 import type { AuthenticateOptions } from '../auth/types.js';
 import type { PlatformError } from '../errors/index.js';
@@ -21,6 +20,10 @@ export interface RequireGameUserOptions<U extends object = object> extends Authe
  * with no `req.user`; a malformed or rejected token still fails. When the
  * client hangs up first, the platform call in flight for it is aborted.
  *
+ * Every method is authenticated, `OPTIONS` included: answering CORS
+ * preflights (which browsers send without credentials) is the CORS
+ * middleware's job, mounted before this one.
+ *
  * @example
  * ```ts
  * app.use('/api', requireGameUser({ client }));
@@ -38,7 +41,6 @@ export function requireGameUser<U extends object = object>(options: RequireGameU
   if (typeof credentialsRequired !== 'boolean') throw new TypeError(`${owner}: options.credentialsRequired must be a boolean`);
 
   return function requireGameUser(req: Request, res: Response, next: NextFunction): void {
-    if (isUncredentialedPreflight(req)) return next();
     const aborter = new AbortController();
     const onClose = (): void => {
       if (!res.writableEnded) aborter.abort();

@@ -2,7 +2,6 @@ import type { Request } from 'express';
 import { Strategy as BearerStrategy, type VerifyFunction } from 'passport-http-bearer';
 import { accessDenied } from '../auth/access-denied.js';
 import { authenticatorFor, type Authenticator } from '../auth/authenticate.js';
-import { isUncredentialedPreflight } from '../auth/preflight.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
 import type { AuthenticateOptions } from '../auth/types.js';
 import { toPlatformError } from '../auth/unexpected-error.js';
@@ -80,7 +79,6 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerStr
     // Trap 9: passport >= 0.6 answers 500 on success without a session store.
     // Passport hands the route's options object here and reads it again in success().
     if (options !== null && typeof options === 'object' && options.session === undefined) options.session = false;
-    if (isUncredentialedPreflight(req)) return actions.pass();
     let settled = false;
     const settle = (action: () => void): void => {
       if (settled) return;

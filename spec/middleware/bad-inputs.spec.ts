@@ -149,6 +149,7 @@ describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
     });
 
     it('row 21: an OPTIONS preflight without credentials is left to CORS', async () => {
+      // This app mounts no CORS middleware: Express answers OPTIONS for the GET/POST routes itself.
       const res = await request(await app()).options('/api/me').set('Access-Control-Request-Method', 'GET');
       expect(res.status).toBe(200);
       expect(res.headers['www-authenticate']).toBeUndefined();

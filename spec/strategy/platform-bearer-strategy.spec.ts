@@ -93,10 +93,10 @@ describe('PlatformBearerStrategy', () => {
     expect(first.name).toBe('fail');
   });
 
-  it('passes a CORS preflight without credentials', async () => {
+  it('fails a CORS preflight lookalike without credentials (real preflights are answered by CORS before us)', async () => {
     const preflight = { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET' } };
     const { first } = await run(strategyWith(async () => USER), preflight);
-    expect(first.name).toBe('pass');
+    expect(first).toEqual({ name: 'fail', args: ['Bearer realm="game-platform"', 401] });
   });
 
   it('authenticates an OPTIONS request that is not a preflight', async () => {
