@@ -3,6 +3,7 @@ import type { ResolvedPlatformConfig } from '../config/index.js';
 import { fingerprint } from '../config/index.js';
 import { errorForPlatformCode, errorForRefusalOnOurSide, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
+import { isAbortedError } from '../http/index.js';
 import type { Abortable, CallStats, PlatformHttp, PlatformReply, PlatformRequest } from '../http/index.js';
 import type { ApiTokenProvider, TokenTrace } from '../provider/index.js';
 import type { CallEvent } from './client-options.js';
@@ -101,7 +102,8 @@ export class ApiCall {
       endpoint, outcome, kind: failure.kind, ...(failure.code === undefined ? {} : { code: failure.code }), ...this.#measure(progress),
     });
     const fields = { endpoint, kind: failure.kind, code: failure.code, attempts: progress.stats.attempts };
-    if (outcome === 'rejected') this.config.logger.debug(fields, failure.message);
+    // A call given up by its caller is nobody's fault: not worth a line.
+    if (outcome === 'rejected' || isAbortedError(failure)) this.config.logger.debug(fields, failure.message);
     else this.provider.reportFault(failure, fields, this.config.logger);
     return failure;
   }

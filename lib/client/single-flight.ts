@@ -1,5 +1,5 @@
-import { errorForTransportFault } from '../errors/index.js';
 import type { PlatformEndpoint } from '../errors/index.js';
+import { abortedError, CALLER_GONE } from '../http/index.js';
 import type { Abortable } from '../http/index.js';
 
 interface Flight<T> {
@@ -23,7 +23,7 @@ export class SingleFlight<T> {
   constructor(private readonly endpoint: (key: string) => PlatformEndpoint) {}
 
   run(key: string, work: (signal: Abortable | undefined) => Promise<T>, signal?: Abortable): Promise<T> {
-    if (signal?.aborted === true) return Promise.reject(errorForTransportFault('aborted', this.endpoint(key)));
+    if (signal?.aborted === true) return Promise.reject(abortedError(this.endpoint(key)));
     let flight = this.#flights.get(key);
     if (flight === undefined) {
       const controller = signal === undefined ? undefined : new AbortController();
@@ -48,9 +48,9 @@ export class SingleFlight<T> {
         if (flight.waiting === 0 && !flight.pinned) {
           // Nobody is left to answer: later callers start afresh.
           if (this.#flights.get(key) === flight) this.#flights.delete(key);
-          flight.controller?.abort();
+          flight.controller?.abort(CALLER_GONE);
         }
-        reject(errorForTransportFault('aborted', this.endpoint(key)));
+        reject(abortedError(this.endpoint(key)));
       };
       signal.addEventListener('abort', onAbort, { once: true });
       flight.promise.then(

@@ -32,8 +32,10 @@ export class CallLimiter {
     return this.#queue.length;
   }
 
-  acquire(signal: AbortWatch, endpoint: PlatformEndpoint): Promise<void> {
-    if (signal.aborted) return Promise.reject(errorForTransportFault('timeout', endpoint));
+  /** `abortError` builds the rejection when `signal` aborts (default: 503 `timeout`). */
+  acquire(signal: AbortWatch, endpoint: PlatformEndpoint, abortError?: () => unknown): Promise<void> {
+    const failure = abortError ?? (() => errorForTransportFault('timeout', endpoint, 'waited too long for a free connection slot'));
+    if (signal.aborted) return Promise.reject(failure());
     if (this.#active < this.maxActive) {
       this.#active += 1;
       return Promise.resolve();
@@ -45,7 +47,7 @@ export class CallLimiter {
           signal.removeEventListener('abort', onAbort);
           resolve();
         },
-        fail: () => reject(errorForTransportFault('timeout', endpoint, 'waited too long for a free connection slot')),
+        fail: () => reject(failure()),
       };
       const onAbort = (): void => {
         const index = this.#queue.indexOf(waiter);

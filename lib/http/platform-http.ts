@@ -14,6 +14,7 @@ import type { CallVerdict, CircuitEvent, CircuitState } from './circuit-breaker.
 import { logCircuitChange } from './circuit-log.js';
 import { DeadlineSignal } from './deadline-signal.js';
 import type { Abortable } from './deadline-signal.js';
+import { abortedError } from './aborted.js';
 import { faultFromBadBody, faultFromError } from './fault-boundary.js';
 import { createPlatformAxios } from './platform-axios.js';
 import { BadBody } from './platform-body.js';
@@ -133,7 +134,7 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
    */
   async request(req: PlatformRequest, stats: CallStats = { attempts: 0 }): Promise<PlatformReply> {
     if (this.#closed) throw errorForTransportFault('closed', req.endpoint);
-    if (req.signal?.aborted === true) throw errorForTransportFault('aborted', req.endpoint);
+    if (req.signal?.aborted === true) throw abortedError(req.endpoint);
     const permit = this.#breaker?.admit(req.endpoint);
     // A call refused by our own limiter, or given up by its caller, says nothing about the platform.
     let verdict: CallVerdict = 'ignored';
@@ -143,7 +144,8 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
     const unfollow = req.signal === undefined ? undefined : signal.follow(req.signal, 'caller');
     this.#running.add(signal);
     try {
-      await this.#limiter.acquire(signal, req.endpoint);
+      await this.#limiter.acquire(signal, req.endpoint, () => this.#ended(signal, req.endpoint, undefined)
+        ?? errorForTransportFault('timeout', req.endpoint, 'waited too long for a free connection slot'));
       const budgetAtSend = deadline - performance.now();
       const call: Call = { endpoint: req.endpoint, signal, deadline, stats, retries: 0, resetRetried: false };
       try {
@@ -194,7 +196,7 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
   /** The error a call ends with when its own signal stopped it. */
   #ended(signal: DeadlineSignal, endpoint: PlatformEndpoint, error: unknown): unknown {
     if (signal.reason === 'closed') return errorForTransportFault('closed', endpoint);
-    if (signal.reason === 'caller') return errorForTransportFault('aborted', endpoint);
+    if (signal.reason === 'caller') return abortedError(endpoint);
     return error;
   }
 

@@ -8,7 +8,7 @@ const POST: PlatformRequest = {
   headers: { 'Content-Type': 'application/json', 'caller-id': 'g_SERVER' }, body: { access_token: 't' },
 };
 
-describe('Retries by status and body (instance-level axios-retry)', () => {
+describe('Retries by status and body (the HTTP layer\'s own loop)', () => {
   const setup = rawHttpFixture({ timeoutMs: 300, totalTimeoutMs: 1500, retries: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20, circuitBreaker: false });
 
   it('retries a 200 carrying code 50000, then hands the 50000 back', async () => {
