@@ -8,11 +8,11 @@ const shared = new Map<PlatformEndpoint, PlatformError>();
 
 /** The 503 a call ends with when its caller went away (never seen by anyone). */
 export function abortedError(endpoint: PlatformEndpoint): PlatformError {
-  let error = shared.get(endpoint);
-  if (error === undefined) {
-    error = Object.freeze(errorForTransportFault('aborted', endpoint));
-    shared.set(endpoint, error);
-  }
+  const known = shared.get(endpoint);
+  if (known !== undefined) return known;
+  const error = errorForTransportFault('aborted', endpoint);
+  Object.freeze(error);
+  shared.set(endpoint, error);
   return error;
 }
 
