@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { adapterCore, problemResponse, type AdapterOptions } from '../adapters/core-seam.js';
+import { adapterCore, type AdapterOptions } from '../adapters/adapter-core.js';
+import { problemResponse } from '../middleware/problem-response.js';
 import type { GameUser } from '../types.js';
 
 /**
@@ -32,13 +33,13 @@ export type FastifyGamePlatformOptions<U extends object = object> = AdapterOptio
 const OWNER = 'passport-game-platform/fastify';
 
 const plugin: FastifyPluginAsync<FastifyGamePlatformOptions> = async (fastify: FastifyInstance, options) => {
-  const { authenticate, realm } = adapterCore(options, OWNER);
+  const core = adapterCore(options, OWNER);
   if (!fastify.hasRequestDecorator('user')) fastify.decorateRequest('user', undefined);
   fastify.decorate('requireGameUser', async function requireGameUser(request: FastifyRequest, reply: FastifyReply) {
     try {
-      request.user = await authenticate(request);
+      request.user = await core.authenticate(request, reply);
     } catch (err) {
-      const { status, headers, body } = problemResponse(err, { realm });
+      const { status, headers, body } = problemResponse(err);
       return reply.code(status).headers(headers).send(JSON.stringify(body));
     }
     return undefined;

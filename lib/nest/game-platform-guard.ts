@@ -1,5 +1,5 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import type { AdapterCore } from '../adapters/core-seam.js';
+import type { AdapterCore } from '../adapters/adapter-core.js';
 import { GAME_PLATFORM_CORE } from './tokens.js';
 
 /**
@@ -36,8 +36,9 @@ export class GamePlatformGuard implements CanActivate {
     if (context.getType() !== 'http') {
       throw new TypeError('GamePlatformGuard protects HTTP routes; authenticate sockets with the real-time adapters');
     }
-    const req = context.switchToHttp().getRequest<{ user?: unknown }>();
-    req.user = await this.#core.authenticate(req);
+    const http = context.switchToHttp();
+    const req = http.getRequest<{ user?: unknown }>();
+    req.user = await this.#core.authenticate(req, http.getResponse<object>());
     return true;
   }
 }

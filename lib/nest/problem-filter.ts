@@ -1,8 +1,7 @@
 import { Catch, Inject, Injectable, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { problemResponse, type AdapterCore } from '../adapters/core-seam.js';
 import { PlatformError } from '../errors/index.js';
-import { GAME_PLATFORM_CORE } from './tokens.js';
+import { problemResponse } from '../middleware/problem-response.js';
 
 /**
  * Renders every `PlatformError` reaching Nest (from {@link GamePlatformGuard},
@@ -13,18 +12,17 @@ import { GAME_PLATFORM_CORE } from './tokens.js';
  */
 export class GamePlatformExceptionFilter implements ExceptionFilter<PlatformError> {
   readonly #host: HttpAdapterHost;
-  readonly #core: AdapterCore<object, object>;
 
-  constructor(host: HttpAdapterHost, core: AdapterCore<object, object>) {
+  constructor(host: HttpAdapterHost) {
     this.#host = host;
-    this.#core = core;
   }
 
   catch(error: PlatformError, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw error;
     const { httpAdapter } = this.#host;
     const response: unknown = host.switchToHttp().getResponse();
-    const { status, headers, body } = problemResponse(error, { realm: this.#core.realm });
+    // The error carries the realm of the guard or strategy that refused the request.
+    const { status, headers, body } = problemResponse(error);
     for (const [name, value] of Object.entries(headers)) httpAdapter.setHeader(response, name, value);
     httpAdapter.reply(response, JSON.stringify(body), status);
   }
@@ -32,4 +30,3 @@ export class GamePlatformExceptionFilter implements ExceptionFilter<PlatformErro
 Catch(PlatformError)(GamePlatformExceptionFilter);
 Injectable()(GamePlatformExceptionFilter);
 Inject(HttpAdapterHost)(GamePlatformExceptionFilter, undefined, 0);
-Inject(GAME_PLATFORM_CORE)(GamePlatformExceptionFilter, undefined, 1);

@@ -1,0 +1,62 @@
+// What the framework adapters (Nest, Fastify) share: the core authenticator
+// built once from checked options, seen through the framework's request and
+// response. Failures are rendered by the core's `problemResponse`.
+import type { ServerResponse } from 'node:http';
+import { authenticatorFor } from '../auth/authenticate.js';
+import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
+import type { AuthenticateOptions, AuthorizeUser, AuthRequest, MapUser } from '../auth/types.js';
+import type { GameUser } from '../types.js';
+import { authRequestOf, originalOf } from './request-view.js';
+
+/**
+ * Options of the framework adapters: the core's (`client`, `realm`,
+ * `tokenFrom`, `mapUser`, `authorize`, `logger`); the hooks receive the
+ * framework's own request (`R`).
+ */
+export interface AdapterOptions<U extends object = object, R extends object = object>
+  extends Omit<AuthenticateOptions<U>, 'mapUser' | 'authorize'> {
+  mapUser?: ((user: GameUser, req: R) => U | Promise<U>) | undefined;
+  authorize?: ((user: GameUser & U, req: R) => boolean | void | Promise<boolean | void>) | undefined;
+}
+
+/** The core authenticator, for one framework. */
+export interface AdapterCore<U extends object = object, R extends object = object> {
+  /**
+   * Authenticates `req`; with the response (Node's, or a wrapper with `.raw`),
+   * the platform call is aborted when the client hangs up first.
+   */
+  authenticate(req: R, res?: object): Promise<GameUser & U>;
+  readonly realm: string;
+}
+
+function serverResponseOf(res: object | undefined): ServerResponse | undefined {
+  const raw = res !== undefined && 'raw' in res ? (res as { raw: unknown }).raw : res;
+  const candidate = raw as Partial<ServerResponse> | undefined;
+  return typeof candidate?.once === 'function' && typeof candidate.off === 'function' ? (raw as ServerResponse) : undefined;
+}
+
+/** Checks the options once (errors name `owner`) and builds the core authenticator. */
+export function adapterCore<U extends object, R extends object>(options: AdapterOptions<U, R>, owner: string): AdapterCore<U, R> {
+  if (options === null || typeof options !== 'object') throw new TypeError(`${owner}: options must be an object`);
+  const { mapUser, authorize } = options;
+  // The core type-checks the hooks; only the request they receive changes.
+  const resolved = resolveAuthenticateOptions<U, AuthRequest>({
+    ...options,
+    mapUser: (typeof mapUser === 'function' ? (user, view) => mapUser(user, originalOf<R>(view)) : mapUser) as MapUser<U, AuthRequest> | undefined,
+    authorize: (typeof authorize === 'function' ? (user, view) => authorize(user, originalOf<R>(view)) : authorize) as AuthorizeUser<U, AuthRequest> | undefined,
+  }, owner);
+  const core = authenticatorFor(resolved);
+  return Object.freeze({
+    realm: core.realm,
+    authenticate(req: R, res?: object): Promise<GameUser & U> {
+      const out = serverResponseOf(res);
+      if (out === undefined) return core(authRequestOf(req));
+      const aborter = new AbortController();
+      const onClose = (): void => {
+        if (!out.writableEnded) aborter.abort();
+      };
+      out.once('close', onClose);
+      return core(authRequestOf(req), { signal: aborter.signal }).finally(() => out.off('close', onClose));
+    },
+  });
+}
