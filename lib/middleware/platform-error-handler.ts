@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { ErrorRequestHandler } from 'express';
 import { guardedLogger } from '../auth/default-logger.js';
 import { checkLogger, checkRealm } from '../auth/resolve-options.js';
+import { describeThrown } from '../auth/unexpected-error.js';
 import { LogThrottle } from '../client/log-throttle.js';
 import { passportFailureOf } from '../strategy/passport-failure.js';
 import type { Logger } from '../types.js';
@@ -25,11 +26,6 @@ export interface PlatformErrorHandlerOptions {
 export const SERVER_FAULT_LOG_WINDOW_MS = 60_000;
 
 const MONOTONIC = { now: () => performance.now() };
-
-function describe(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { errorType: typeof err };
-  return { errorName: err.name, errorMessage: err.message, stack: err.stack };
-}
 
 /**
  * Express error middleware rendering every authentication outcome with
@@ -62,7 +58,9 @@ export function platformErrorHandler(options: PlatformErrorHandlerOptions = {}):
       if (failure !== undefined && failure.status === err.status) subject = failure;
     }
     const { response, error, unexpected } = describeError(subject, { realm, exposeDetail });
-    if (unexpected) logger.error(describe(err), 'passport-game-platform: unexpected error answered 500');
+    if (unexpected) {
+      logger.error(err instanceof Error ? describeThrown(err) : { errorType: typeof err }, 'passport-game-platform: unexpected error answered 500');
+    }
     if (error !== undefined && error.isServerFault && throttle.allow(`${error.kind}:${error.code ?? ''}`)) {
       const fields = { kind: error.kind, code: error.code, status: error.status };
       if (error.kind === 'configuration') logger.error(fields, error.message);

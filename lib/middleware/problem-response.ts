@@ -54,9 +54,13 @@ function statusOf(e: HttpErrorLike): number | undefined {
 
 /** True for passport's `AuthenticationError` (what `failWithError` passes on). */
 export function isAuthenticationError(err: unknown): err is Error & { status: number } {
-  if (err === null || typeof err !== 'object') return false;
-  const e = err as HttpErrorLike;
-  return e.name === 'AuthenticationError' && typeof e.status === 'number' && e.status >= 400 && e.status < 500;
+  if (err === null || typeof err !== 'object' || err instanceof PlatformError) return false;
+  try {
+    const e = err as HttpErrorLike;
+    return e.name === 'AuthenticationError' && typeof e.status === 'number' && e.status >= 400 && e.status < 500;
+  } catch {
+    return false; // properties that throw when read
+  }
 }
 
 // passport's failWithError passes only a status when nothing better is known.
@@ -66,31 +70,40 @@ function fromAuthenticationStatus(status: number): PlatformError {
   return new PlatformError({ kind: 'access_denied', status, message: 'Access denied.' });
 }
 
-/** {@link problemResponse}, and what the error was. */
+const INTERNAL = (): DescribedError => ({
+  response: plain(500, `${PROBLEM_TYPE_PREFIX}internal_error`, 'Internal server error', 'The server failed to handle the request.'),
+  error: undefined,
+  unexpected: true,
+});
+
+function rendered(error: PlatformError, options: ProblemResponseOptions): DescribedError {
+  const { body, headers } = problemFor(error, options.realm, options);
+  headers['Content-Type'] = PROBLEM_CONTENT_TYPE;
+  headers['Cache-Control'] = 'no-store';
+  return { response: { status: body.status, headers, body }, error, unexpected: false };
+}
+
+/** {@link problemResponse}, and what the error was. Never throws. */
 export function describeError(err: unknown, options: ProblemResponseOptions = {}): DescribedError {
-  let error: PlatformError | undefined;
-  if (err instanceof PlatformError) error = err;
-  else if (isAuthenticationError(err)) error = fromAuthenticationStatus(err.status);
-  if (error !== undefined) {
-    const { body, headers } = problemFor(error, options.realm, options);
-    headers['Content-Type'] = PROBLEM_CONTENT_TYPE;
-    headers['Cache-Control'] = 'no-store';
-    return { response: { status: body.status, headers, body }, error, unexpected: false };
-  }
-  const e = (err !== null && typeof err === 'object' ? err : {}) as HttpErrorLike;
-  const status = statusOf(e);
-  // Client errors of body-parser / http-errors: fixed details, never their
-  // message, which can quote the body.
-  if (status !== undefined && status >= 400 && status < 500 && e.expose === true) {
-    const known = typeof e.type === 'string' ? BODY_ERRORS[e.type] : undefined;
-    if (known !== undefined && known.status === status) {
-      return { response: plain(status, PROBLEM_TYPE_PREFIX + known.slug, known.title, known.detail), error: undefined, unexpected: false };
+  if (err instanceof PlatformError) return rendered(err, options);
+  try {
+    if (isAuthenticationError(err)) return rendered(fromAuthenticationStatus(err.status), options);
+    const e = (err !== null && typeof err === 'object' ? err : {}) as HttpErrorLike;
+    const status = statusOf(e);
+    // Client errors of body-parser / http-errors: fixed details, never their
+    // message, which can quote the body.
+    if (status !== undefined && status >= 400 && status < 500 && e.expose === true) {
+      const known = typeof e.type === 'string' ? BODY_ERRORS[e.type] : undefined;
+      if (known !== undefined && known.status === status) {
+        return { response: plain(status, PROBLEM_TYPE_PREFIX + known.slug, known.title, known.detail), error: undefined, unexpected: false };
+      }
+      const title = STATUS_CODES[status] ?? 'Client error';
+      return { response: plain(status, 'about:blank', title, `${title}.`), error: undefined, unexpected: false };
     }
-    const title = STATUS_CODES[status] ?? 'Client error';
-    return { response: plain(status, 'about:blank', title, `${title}.`), error: undefined, unexpected: false };
+  } catch {
+    // A foreign error whose properties throw when read: nothing to learn from it.
   }
-  const response = plain(500, `${PROBLEM_TYPE_PREFIX}internal_error`, 'Internal server error', 'The server failed to handle the request.');
-  return { response, error: undefined, unexpected: true };
+  return INTERNAL();
 }
 
 /**
