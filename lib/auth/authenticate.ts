@@ -82,12 +82,22 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
   resolved: ResolvedAuthenticateOptions<U, R>,
 ): Authenticator<U, R> {
   const { client, realm, logger, mapUser, authorize, tokenFrom } = resolved;
+  let reportedBadAnswer = false;
 
   // Every rejection goes through here: a PlatformError in this realm, nothing else.
   const reject = (err: unknown, stage: string): PlatformError => {
     const error = err instanceof PlatformError ? err : toPlatformError(err, stage, logger);
     return error.realm === realm ? error : error.withRealm(realm);
   };
+
+  function badAuthorizeAnswer(answer: unknown): PlatformError {
+    if (!reportedBadAnswer) {
+      reportedBadAnswer = true;
+      logger.error({ stage: 'authorize hook', returned: typeof answer },
+        `passport-game-platform: authorize must return true, false or nothing; it returned a ${typeof answer}: answered 500 (logged once)`);
+    }
+    return new PlatformError({ kind: 'configuration', realm, message: 'The authorize hook returned something other than true, false or nothing; see the server log.' });
+  }
 
   async function complete(token: string, source: TokenSource, req: R, signal: AbortSignal | undefined): Promise<GameUser & U> {
     let verified: GameUser;
@@ -122,6 +132,8 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
         throw reject(err, 'authorize hook');
       }
       if (allowed === false) throw reject(accessDenied(), 'authorize hook');
+      // A count, a string or null is a programming error, never an allow (`countBans()` returning 0).
+      if (allowed !== true && allowed !== undefined) throw badAuthorizeAnswer(allowed);
     }
     return user;
   }

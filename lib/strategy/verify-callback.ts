@@ -38,7 +38,10 @@ export function runVerifyCallback(
       if (called) return;
       called = true;
       if (err !== null && err !== undefined) reject(err);
-      else resolve({ user: result ?? false, info });
+      else if (result === false || result === null || result === undefined) resolve({ user: false, info });
+      // Only an object is a user: `done(null, 0)` is a programming error, never a success.
+      else if (typeof result !== 'object') reject(new TypeError(`the verify callback passed a ${typeof result} as the user`));
+      else resolve({ user: result, info });
     };
     const returned: unknown = passReqToCallback
       ? (verify as VerifyCallbackWithRequest)(req, user, done)

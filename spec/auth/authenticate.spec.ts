@@ -192,3 +192,29 @@ describe('the authenticator core', () => {
     );
   });
 });
+
+describe('authorize answers: only true or nothing allows', () => {
+  // Finding: `async (u) => db.countBans(u)` returning 0 let a banned player in.
+  it.each<[string, unknown]>([
+    ['0 (a count of bans)', 0], ['an empty string', ''], ['null', null], ['NaN', Number.NaN], ['1', 1], ['"yes"', 'yes'], ['an object', { allowed: true }],
+  ])('answers 500 contact_support, never an allow, when authorize returns %s', async (_name, answer) => {
+    const logger = spyLogger();
+    const authenticate = createAuthenticator({ client: fakeClient(), logger, authorize: () => answer as boolean });
+    await expect(authenticate(bearer('tok'))).rejects.toMatchObject({ status: 500, action: 'contact_support', kind: 'configuration' });
+    expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ stage: 'authorize hook', returned: typeof answer }), expect.stringContaining('true, false or nothing'));
+  });
+
+  it('logs a wrong authorize answer once, not once per request', async () => {
+    const logger = spyLogger();
+    const authenticate = createAuthenticator({ client: fakeClient(), logger, authorize: async () => 0 as unknown as boolean });
+    for (let i = 0; i < 5; i += 1) await expect(authenticate(bearer('tok'))).rejects.toMatchObject({ status: 500 });
+    expect(logger.error).toHaveBeenCalledTimes(1);
+  });
+
+  it('still denies on false and allows on true, undefined and a promise of either', async () => {
+    for (const answer of [true, undefined]) {
+      await expect(createAuthenticator({ client: fakeClient(), authorize: async () => answer })(bearer('tok'))).resolves.toEqual(USER);
+    }
+    await expect(createAuthenticator({ client: fakeClient(), authorize: async () => false })(bearer('tok'))).rejects.toMatchObject({ status: 403, action: 'denied' });
+  });
+});

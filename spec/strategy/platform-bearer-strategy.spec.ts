@@ -169,6 +169,22 @@ describe('PlatformBearerStrategy verify callback', () => {
     expect(actions).toHaveLength(1);
   });
 
+  it.each<[string, unknown]>([['0', 0], ['an empty string', ''], ['true', true], ['a number string', '20005061986']])(
+    'answers 500, never a success, when done gets %s as the user', async (_name, odd) => {
+      const strategy = new PlatformBearerStrategy({ client, logger: quietLogger }, (_user, done) => done(null, odd as never));
+      const { first } = await run(strategy, auth('Bearer tok'));
+      expect(first.name).toBe('error');
+      expect(first.args[0]).toMatchObject({ status: 500, action: 'contact_support' });
+    },
+  );
+
+  it('denies with 403 when done(null, null) or done(null)', async () => {
+    for (const verify of [(_u: GameUser, done: (e: unknown, u?: null) => void) => done(null, null), (_u: GameUser, done: (e: unknown) => void) => done(null)]) {
+      const { first } = await run(new PlatformBearerStrategy({ client }, verify as never), auth('Bearer tok'));
+      expect(first).toEqual({ name: 'fail', args: [403] });
+    }
+  });
+
   it('answers a generic 500 when verify throws or passes a foreign error', async () => {
     for (const verify of [() => { throw new Error('x'); }, (_u: GameUser, done: (e: unknown) => void) => done(new Error('y'))]) {
       const strategy = new PlatformBearerStrategy({ client, logger: quietLogger }, verify);
