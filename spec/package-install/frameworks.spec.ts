@@ -88,6 +88,8 @@ describe('the packed package in a one-framework app', () => {
     const result = await start(dir, 'app.js');
     expectContract(result);
     expect(result.installed).toEqual({ express: true, passport: false, '@nestjs/core': true, fastify: false });
+    const { stdout } = await run(process.execPath, ['-e', "const n = require('passport-game-platform/nest'); process.stdout.write(typeof n.GamePlatformModule)"], { cwd: dir, env });
+    expect(stdout).toBe('function'); // CommonJS apps can require() the subpath too
   }, 300_000);
 
   it('installs, compiles under strict without skipLibCheck and runs in a Fastify-only app, without Express, Nest or passport', async () => {
@@ -96,6 +98,8 @@ describe('the packed package in a one-framework app', () => {
     const result = await start(dir, 'app.js');
     expectContract(result);
     expect(result.installed).toEqual({ express: false, passport: false, '@nestjs/core': false, fastify: true });
+    const { stdout } = await run(process.execPath, ['-e', "const f = require('passport-game-platform/fastify'); process.stdout.write(typeof f.fastifyGamePlatform)"], { cwd: dir, env });
+    expect(stdout).toBe('function'); // CommonJS apps can require() the subpath too
     const lock = JSON.parse(await readFile(path.join(dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
     expect(Object.keys(lock.packages).filter((p) => /node_modules\/(express|@nestjs\/[^/]+|passport)$/.test(p))).toEqual([]);
   }, 300_000);
