@@ -39,6 +39,7 @@ const plugin: FastifyPluginAsync<FastifyGamePlatformOptions> = async (fastify: F
     try {
       request.user = await core.authenticate(request, reply);
     } catch (err) {
+      core.logFault(err);
       const { status, headers, body } = problemResponse(err);
       return reply.code(status).headers(headers).send(JSON.stringify(body));
     }

@@ -4,6 +4,7 @@ import type { PlatformClient } from '../../lib/client/index.js';
 import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
 import { fastifyGamePlatform } from '../../lib/fastify/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
+import { memoryLogger } from '../support/http-apps.js';
 import { emulatorClients } from '../support/http-emulator-client.js';
 
 const fixture = useEmulator();
@@ -46,6 +47,24 @@ describe('fastifyGamePlatform', () => {
       expect(player.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
       expect(await player.json()).toMatchObject({ status: 403, action: 'denied' });
       expect(seen).toEqual(['/admin/me', '/admin/me']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('logs a platform outage once a minute to its logger, and answers each request 503', async () => {
+    const app = Fastify();
+    const logger = memoryLogger();
+    await app.register(fastifyGamePlatform, { client: clients.create(), logger });
+    app.get('/api/me', { preHandler: app.requireGameUser }, async () => ({}));
+    const get = await listen(app);
+    try {
+      const token = fixture.emulator.login(DEFAULT_MEMBERS.player).access_token;
+      fixture.emulator.injectFault({ type: 'code', code: 50000, endpoint: 'E2', count: -1 });
+      for (let i = 0; i < 3; i += 1) expect((await get('/api/me', token)).status).toBe(503);
+      expect(logger.lines.filter((l) => l.level === 'warn')).toEqual([
+        { level: 'warn', obj: { kind: 'platform_unavailable', code: 50000, status: 503 }, msg: expect.stringContaining('50000') },
+      ]);
     } finally {
       await app.close();
     }

@@ -136,8 +136,25 @@ describe('GamePlatformModule', () => {
     }
   });
 
+  it('logs a server-side fault once a minute to the module\'s logger, with the code and no secret', async () => {
+    const logger = memoryLogger();
+    const app = await serve(await NestFactory.create(
+      AppModule.with(GamePlatformModule.forRoot({ client: clients.create({ clientSecret: 'wrong-secret' }), logger })), { logger: false },
+    ));
+    try {
+      const token = fixture.emulator.login(DEFAULT_MEMBERS.player).access_token;
+      for (let i = 0; i < 3; i += 1) expect((await app.get('/api/me', token)).status).toBe(500);
+      expect(logger.lines.filter((l) => l.level === 'error')).toEqual([
+        { level: 'error', obj: { kind: 'configuration', code: 40105, status: 500 }, msg: expect.stringContaining('40105') },
+      ]);
+      expect(JSON.stringify(logger.lines)).not.toContain('wrong-secret');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('refuses to guard a context that is not HTTP', async () => {
-    const guard = new GamePlatformGuard({ authenticate: async () => ({ memberNo: '1', guid: null }), realm: 'r' });
+    const guard = new GamePlatformGuard({ authenticate: async () => ({ memberNo: '1', guid: null }), logFault: () => {}, realm: 'r' });
     const context = { getType: () => 'ws' } as unknown as ExecutionContext;
     await expect(guard.canActivate(context)).rejects.toThrow('GamePlatformGuard protects HTTP routes');
   });
