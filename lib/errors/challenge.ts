@@ -11,7 +11,18 @@ function quoted(value: string): string {
 
 /**
  * The RFC 6750 `WWW-Authenticate` value for an error, or `undefined` when the
- * answer carries none (403, 404, 5xx).
+ * answer carries none (46217, 404, 5xx).
+ *
+ * A game's denial (`access_denied`: `authorize`, a verify callback) carries
+ * `error="insufficient_scope"` (RFC 6750 3.1: the token is valid but does not
+ * enable access here). 46217 carries none: the platform accepted the token and
+ * refuses the device, none of RFC 6750's three error codes describes that
+ * (`insufficient_scope` would send a client to ask for a broader token, which
+ * cannot help), and the problem body's `action: register_device` says what to
+ * do. Section 3's "MUST include WWW-Authenticate when the token does not enable
+ * access" can be read to cover it; a bare `Bearer realm` would satisfy that
+ * reading, but clients commonly treat any Bearer challenge as "log in again",
+ * the re-login loop this package exists to avoid.
  */
 export function challengeFor(error: PlatformError, realm: string = DEFAULT_REALM): string | undefined {
   const parts = [`realm=${quoted(realm)}`];
@@ -22,6 +33,8 @@ export function challengeFor(error: PlatformError, realm: string = DEFAULT_REALM
     parts.push('error="invalid_request"');
   } else if (error.kind === 'invalid_token') {
     parts.push('error="invalid_token"');
+  } else if (error.kind === 'access_denied') {
+    return `Bearer ${parts[0]}, error="insufficient_scope"`;
   } else {
     return undefined;
   }

@@ -55,7 +55,7 @@ describe('GET /admin/members', () => {
     const res = await request(h.app).get(`/admin/members?search_type=member_no&value=${APP_DEMO.admin}`)
       .set('Authorization', `Bearer ${h.token(APP_DEMO.player)}`);
     expect(res.status).toBe(403);
-    expect(res.headers['www-authenticate']).toBeUndefined();
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="game-platform", error="insufficient_scope"'); // RFC 6750 3.1 (was: none)
     expect(res.body).toMatchObject({ status: 403, action: 'denied' });
     expect(res.body.type).toMatch(/access_denied$/);
     expect(res.body.detail).toBe('Only administrators (ADMIN_MEMBER_NOS) may look members up.');

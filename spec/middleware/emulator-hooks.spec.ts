@@ -52,7 +52,7 @@ describe.each(EXPRESS_VERSIONS)('%s with the emulator: options and hooks', (_ver
       const sanctioned = await get(a, fixture.emulator.login(DEFAULT_MEMBERS.player).access_token);
       expect(sanctioned.status).toBe(403);
       expect(sanctioned.body).toMatchObject({ action: 'denied', code: 9001, detail: 'This account is suspended.' });
-      expect(sanctioned.headers['www-authenticate']).toBeUndefined();
+      expect(sanctioned.headers['www-authenticate']).toBe('Bearer realm="game-platform", error="insufficient_scope"'); // RFC 6750 3.1 (was: none)
       const refused = await get(a, fixture.emulator.login(DEFAULT_MEMBERS.noGuid).access_token);
       expect(refused.status).toBe(403);
       expect(refused.body).toMatchObject({ action: 'denied' });
