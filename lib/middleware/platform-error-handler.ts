@@ -52,7 +52,8 @@ export function platformErrorHandler(options: PlatformErrorHandlerOptions = {}):
   return function platformErrorHandler(err, req, res, next) {
     if (res.headersSent) return next(err);
     let subject: unknown = err;
-    if (isAuthenticationError(err)) {
+    const fromPassport = isAuthenticationError(err);
+    if (fromPassport) {
       // passport's failWithError keeps only the status; our strategy left the full error.
       const failure = passportFailureOf(req);
       if (failure !== undefined && failure.status === err.status) subject = failure;
@@ -66,6 +67,8 @@ export function platformErrorHandler(options: PlatformErrorHandlerOptions = {}):
       if (error.kind === 'configuration') logger.error(fields, error.message);
       else logger.warn(fields, error.message);
     }
-    sendProblem(res, { body: response.body, headers: response.headers });
+    // passport has already written every failed strategy's challenge (ours
+    // included) on a 401: keep them all rather than only ours.
+    sendProblem(res, { body: response.body, headers: response.headers }, { keepChallenges: fromPassport });
   };
 }

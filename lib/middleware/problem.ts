@@ -71,9 +71,9 @@ export function problemFor(error: PlatformError, realm?: string, options: Proble
 /** Options of {@link sendProblem}. */
 export interface SendProblemOptions {
   /**
-   * Keep `WWW-Authenticate` challenges an earlier layer set (passport does,
-   * for every strategy of a chain), adding ours after them. Default `false`:
-   * ours replaces them.
+   * Keep the `WWW-Authenticate` challenges an earlier layer set (passport
+   * does, for every strategy of a chain, ours included); ours is used only
+   * when there are none. Default `false`: ours replaces them.
    */
   keepChallenges?: boolean | undefined;
 }
@@ -98,7 +98,7 @@ export function sendProblem(res: ServerResponse, problem: Problem, options: Send
     if (name !== 'WWW-Authenticate') res.setHeader(name, problem.headers[name]!);
   }
   const ours = problem.headers['WWW-Authenticate'];
-  const challenges = ours === undefined || earlier.includes(ours) ? earlier : [...earlier, ours];
+  const challenges = earlier.length > 0 || ours === undefined ? earlier : [ours];
   if (challenges.length === 1) res.setHeader('WWW-Authenticate', challenges[0]!);
   else if (challenges.length > 1) res.setHeader('WWW-Authenticate', challenges);
   res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
