@@ -1,6 +1,7 @@
 import { PlatformError, checkTokenSyntaxOnce } from '../errors/index.js';
 import type { GameUser } from '../types.js';
 import { accessDenied } from './access-denied.js';
+import { assertSameSite } from './cross-site.js';
 import { findBearerToken } from './extract-token.js';
 import { resolveAuthenticateOptions, type ResolvedAuthenticateOptions } from './resolve-options.js';
 import type { AuthenticateOptions, AuthRequest, TokenSource, UserTokenVerifier } from './types.js';
@@ -81,7 +82,7 @@ export function createAuthenticator<U extends object, R extends AuthRequest>(
 export function authenticatorFor<U extends object, R extends AuthRequest>(
   resolved: ResolvedAuthenticateOptions<U, R>,
 ): Authenticator<U, R> {
-  const { client, realm, logger, mapUser, authorize, tokenFrom } = resolved;
+  const { client, realm, logger, mapUser, authorize, tokenFrom, allowedOrigins } = resolved;
   let reportedBadAnswer = false;
 
   // Every rejection goes through here: a PlatformError in this realm, nothing else.
@@ -143,6 +144,7 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
     let source: TokenSource;
     try {
       ({ token, source } = findBearerToken(req, tokenFrom));
+      if (source === 'cookie') assertSameSite(req, allowedOrigins);
       checkTokenSyntaxOnce(token);
     } catch (err) {
       return Promise.reject(reject(err, 'token extraction'));
@@ -156,6 +158,7 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
       if (source === 'cookie' && client.verifyWebToken === undefined) {
         throw new TypeError('a cookie token needs a client with a verifyWebToken(token) method');
       }
+      if (source === 'cookie' && context?.req !== undefined) assertSameSite(context.req, allowedOrigins);
       checkTokenSyntaxOnce(value);
     } catch (err) {
       return Promise.reject(reject(err, 'token check'));

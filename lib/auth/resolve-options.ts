@@ -8,6 +8,8 @@ export interface ResolvedAuthenticateOptions<U extends object, R extends AuthReq
   readonly client: UserTokenVerifier;
   readonly realm: string;
   readonly tokenFrom: Readonly<TokenSources>;
+  /** Origins allowed to send state-changing cookie-authenticated requests, besides the app's own. */
+  readonly allowedOrigins: ReadonlySet<string>;
   readonly mapUser: MapUser<U, R> | undefined;
   readonly authorize: AuthorizeUser<U, R> | undefined;
   /** The given logger, wrapped so that a logger that throws cannot break a request. */
@@ -37,6 +39,24 @@ export function checkLogger(logger: unknown, owner: string): Logger | undefined 
     throw new TypeError(`${owner}: options.logger must have error() and warn() methods`);
   }
   return logger as Logger;
+}
+
+function isOrigin(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+function checkOrigins(value: unknown, owner: string): ReadonlySet<string> {
+  if (value === undefined) return new Set();
+  if (!Array.isArray(value) || !value.every(isOrigin)) {
+    throw new TypeError(`${owner}: options.allowedOrigins must be an array of origins such as 'https://events.example.com'`);
+  }
+  return new Set(value as string[]);
 }
 
 /** Checks a realm option. */
@@ -71,6 +91,7 @@ export function resolveAuthenticateOptions<U extends object, R extends AuthReque
       throw new TypeError(`${owner}: options.tokenFrom.cookie needs a client with a verifyWebToken(token) method`);
     }
   }
+  const allowedOrigins = checkOrigins(options.allowedOrigins, owner);
   optionalFunction(mapUser, owner, 'mapUser');
   optionalFunction(authorize, owner, 'authorize');
   const logger = checkLogger(options.logger, owner);
@@ -78,6 +99,7 @@ export function resolveAuthenticateOptions<U extends object, R extends AuthReque
     client,
     realm,
     tokenFrom: Object.freeze({ query: tokenFrom.query === true, body: tokenFrom.body === true, cookie: tokenFrom.cookie }),
+    allowedOrigins,
     mapUser,
     authorize,
     logger: guardedLogger(logger),

@@ -43,7 +43,8 @@ export interface TokenSources {
   /**
    * Name of a cookie holding the platform's web access token (observed: `'SUAT'`).
    * Cookie tokens are verified as web tokens. Default: cookies are not read.
-   * Protect state-changing routes that accept cookies against CSRF.
+   * State-changing requests (not GET, HEAD, OPTIONS) with a cookie token
+   * must come from the app's own origin or `allowedOrigins` (403 `cross_site`).
    */
   cookie?: string | undefined;
 }
@@ -85,6 +86,12 @@ export interface AuthenticateOptions<U extends object = object, R extends AuthRe
   /** `realm` of the `WWW-Authenticate` challenges. Default `'game-platform'`. */
   realm?: string | undefined;
   tokenFrom?: TokenSources | undefined;
+  /**
+   * Other origins (`'https://events.example.com'`) whose pages may send
+   * state-changing requests authenticated by the web token cookie. The app's
+   * own origin (the request's `Host`) is always allowed. Default: none.
+   */
+  allowedOrigins?: readonly string[] | undefined;
   mapUser?: MapUser<U, R> | undefined;
   authorize?: AuthorizeUser<U, R> | undefined;
   /** Where unexpected hook errors are logged. Default: `console.error`. */

@@ -15,6 +15,7 @@ export type ErrorKind =
   | 'invalid_token'
   | 'device_not_registered'
   | 'access_denied'
+  | 'cross_site'
   | 'not_found'
   | 'platform_unavailable'
   | 'configuration';
@@ -56,6 +57,7 @@ const DEFAULTS: Record<ErrorKind, { status: number; action: ClientAction; title:
   invalid_token: { status: 401, action: 'relogin', title: 'Invalid or expired user token' },
   device_not_registered: { status: 403, action: 'register_device', title: 'Device not registered' },
   access_denied: { status: 403, action: 'denied', title: 'Access denied' },
+  cross_site: { status: 403, action: 'denied', title: 'Cross-site request refused' },
   not_found: { status: 404, action: 'none', title: 'Not found' },
   platform_unavailable: { status: 503, action: 'retry_later', title: 'Platform unavailable' },
   configuration: { status: 500, action: 'contact_support', title: 'Server misconfiguration' },

@@ -1,0 +1,70 @@
+import request from 'supertest';
+import { createAuthenticator } from '../../lib/auth/authenticate.js';
+import { EXPRESS_VERSIONS, buildApp, loadPassport, type GuardMode } from '../support/http-apps.js';
+import { FAKE_USER, fakeVerifier } from '../support/http-fake-verifier.js';
+
+// Finding: a route that takes the web token from a cookie accepted a
+// cross-site form POST. A browser attaches the cookie to any site's request;
+// for unsafe methods with a cookie token, Sec-Fetch-Site / Origin must say
+// this site (or an allowed origin).
+
+const passport = await loadPassport();
+const MODES: GuardMode[] = passport ? ['requireGameUser', 'passport'] : ['requireGameUser'];
+const COOKIE = 'SUAT=okWeb';
+
+interface Case {
+  name: string;
+  method?: 'get' | 'post';
+  headers: Record<string, string>;
+  status: number;
+}
+
+const CASES: Case[] = [
+  { name: 'a cross-site form POST (Origin of another site, Sec-Fetch-Site: cross-site)', headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }, status: 403 },
+  { name: 'a POST from another site with Origin only', headers: { Origin: 'https://evil.example' }, status: 403 },
+  { name: 'a POST with Origin: null (sandboxed frame, data: URL)', headers: { Origin: 'null' }, status: 403 },
+  { name: 'a same-site (sibling subdomain) POST without Origin', headers: { 'Sec-Fetch-Site': 'same-site' }, status: 403 },
+  { name: 'a same-origin POST', headers: { 'Sec-Fetch-Site': 'same-origin', Origin: 'http://game.example' }, status: 200 },
+  { name: 'a POST whose Origin is the app\'s own', headers: { Origin: 'http://game.example' }, status: 200 },
+  { name: 'a POST from an allowed origin', headers: { Origin: 'https://events.example.com', 'Sec-Fetch-Site': 'cross-site' }, status: 200 },
+  { name: 'a POST from a client that is not a browser (no Origin, no Sec-Fetch-Site)', headers: {}, status: 200 },
+  { name: 'a cross-site GET (safe method)', method: 'get', headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }, status: 200 },
+];
+
+describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
+  describe.each(MODES)('cookie tokens on unsafe methods through %s', (mode) => {
+    it.each(CASES)('$name -> $status', async ({ method = 'post', headers, status }) => {
+      const client = fakeVerifier();
+      const app = buildApp(expressFn, { mode, passport, auth: { client, tokenFrom: { cookie: 'SUAT' }, allowedOrigins: ['https://events.example.com'] } });
+      const agent = request(app);
+      const req = method === 'get' ? agent.get('/api/me') : agent.post('/api/me');
+      const res = await req.set('Host', 'game.example').set('Cookie', COOKIE).set(headers);
+      if (status === 403) {
+        expect(res.status).toBe(403);
+        expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+        expect(res.body).toMatchObject({ status: 403, action: 'denied', type: 'urn:passport-game-platform:problem:cross_site' });
+        expect(res.headers['www-authenticate']).toBeUndefined();
+        expect(client.calls).toEqual([]);
+      } else {
+        expect(res.status).toBe(200);
+        expect(res.body.member_no).toBe(FAKE_USER.memberNo);
+      }
+    });
+
+    it('leaves a bearer header alone: it is not sent by the browser on its own', async () => {
+      const client = fakeVerifier();
+      const app = buildApp(expressFn, { mode, passport, auth: { client, tokenFrom: { cookie: 'SUAT' } } });
+      const res = await request(app).post('/api/me').set('Authorization', 'Bearer okTok').set('Origin', 'https://evil.example').set('Sec-Fetch-Site', 'cross-site');
+      expect(res.status).toBe(200);
+    });
+  });
+});
+
+describe('allowedOrigins is checked once, with a message naming it', () => {
+  it.each<[string, unknown]>([['a string', 'https://a.example'], ['a URL with a path', ['https://a.example/x']], ['not a URL', ['events']], ['a trailing slash', ['https://a.example/']]])(
+    'rejects %s', (_name, allowedOrigins) => {
+      expect(() => createAuthenticator({ client: fakeVerifier(), tokenFrom: { cookie: 'SUAT' }, allowedOrigins: allowedOrigins as string[] }))
+        .toThrow(new TypeError("createAuthenticator: options.allowedOrigins must be an array of origins such as 'https://events.example.com'"));
+    },
+  );
+});
