@@ -9,6 +9,8 @@ export interface PlatformCounts {
   E2: number;
   E3: number;
   other: number;
+  /** New TCP connections the platform accepted (a client that keeps its sockets alive opens few). */
+  connections: number;
 }
 
 /** `process.memoryUsage()` after forced GC (when the process runs with `--expose-gc`). */

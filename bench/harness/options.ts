@@ -67,7 +67,7 @@ export function parseBenchOptions(argv: readonly string[], env: Env): BenchOptio
     rounds: positiveNumber(env, 'BENCH_ROUNDS', quick ? 1 : 3),
     warmupS: positiveNumber(env, 'BENCH_WARMUP_S', quick ? 0.5 : 1.5, false),
     connections: positiveNumber(env, 'BENCH_CONNECTIONS', 50),
-    latenciesMs: [0, 20],
+    latenciesMs: [0, 5],
     players: 1000,
     fixedRate: positiveNumber(env, 'BENCH_FIXED_RATE', 200),
     fixedRateConnections: 10,

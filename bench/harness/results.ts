@@ -34,6 +34,8 @@ export interface MedianSummary {
   p99Ms: number;
   platformCallsPerRequest: number;
   serverCpuMicrosPerRequest: number;
+  /** New platform connections per run. */
+  newConnections: number;
 }
 
 /** Medians over the rounds of one case at one latency. */
@@ -53,7 +55,7 @@ export interface FixedRateResult {
   rounds: RunSummary[];
 }
 
-/** Keyed `latency_0ms`, `latency_20ms`. */
+/** Keyed `latency_0ms`, `latency_5ms`. */
 export type ByLatency<T> = Record<string, T>;
 
 export function latencyKey(latencyMs: number): string {

@@ -14,6 +14,8 @@ export type SteadyResults = Record<SteadyCase, ByLatency<CaseAtLatency>>;
 /** The pair whose latency is compared at a fixed offered load. */
 const FIXED_RATE_CASES = ['baseline', 'ours'] as const;
 const FIXED_RATE_S = 3;
+/** Unmeasured load right before each measured run (see `LoadShape.primeS`). */
+const PRIME_S = 0.5;
 
 /** `rounds` alternations of `cases` (rotated order); a run that no longer fits the time limit is skipped. */
 async function alternate<C extends SteadyCase>(
@@ -68,10 +70,10 @@ export async function runSteady(ctx: StageContext): Promise<SteadyResults> {
       const warmups = new Map<SteadyCase, RunSummary>();
       const warmupShape = { durationS: options.warmupS, connections: options.connections };
       for (const c of STEADY_CASES) warmups.set(c, await measure(ctx, servers.get(c)!, tokens, warmupShape, 0));
-      const rounds = await alternate(ctx, what, STEADY_CASES, servers, tokens, { durationS: options.durationS, connections: options.connections });
+      const rounds = await alternate(ctx, what, STEADY_CASES, servers, tokens, { durationS: options.durationS, connections: options.connections, primeS: PRIME_S });
       for (const c of STEADY_CASES) results[c][key] = { median: medianOf(rounds.get(c)!), rounds: rounds.get(c)!, warmup: warmups.get(c)! };
       if (latencyMs !== 0) continue;
-      const shape = { durationS: Math.min(options.durationS, FIXED_RATE_S), connections: options.fixedRateConnections, overallRate: options.fixedRate };
+      const shape = { durationS: Math.min(options.durationS, FIXED_RATE_S), connections: options.fixedRateConnections, overallRate: options.fixedRate, primeS: PRIME_S };
       const fixed = await alternate(ctx, `fixed rate ${options.fixedRate} req/s, E2 latency 0 ms`, FIXED_RATE_CASES, servers, tokens, shape);
       for (const c of FIXED_RATE_CASES) {
         const entry: FixedRateResult = { ratePerS: options.fixedRate, connections: options.fixedRateConnections, median: medianOf(fixed.get(c)!), rounds: fixed.get(c)! };

@@ -1,5 +1,6 @@
 // The platform emulator in its own process, for the bench: DEFAULT_SEED plus BENCH_MEMBERS players.
 // Control over IPC: mint user tokens, count platform calls, set the E2 latency fault.
+import diagnosticsChannel from 'node:diagnostics_channel';
 import { startEmulator } from '../../lib/emulator/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import type { IpcOp, PlatformCounts } from '../harness/ipc-protocol.js';
@@ -13,7 +14,11 @@ const DRAIN_EVERY_MS = 200;
 
 const emulator: Emulator = await startEmulator({ seed: benchSeed(memberCount), maxLogEntries: MAX_LOG_ENTRIES });
 
-let counts: PlatformCounts = { E1: 0, E2: 0, E3: 0, other: 0 };
+let counts: PlatformCounts = { E1: 0, E2: 0, E3: 0, other: 0, connections: 0 };
+// The emulator is this process's only TCP server: each accepted socket is a new platform connection.
+diagnosticsChannel.subscribe('net.server.socket', () => {
+  counts.connections += 1;
+});
 
 /** Moves the request log into the counters (a copy then a clear, synchronous: nothing is lost). */
 function drain(): void {
@@ -44,7 +49,7 @@ function handle(op: IpcOp): unknown {
       return { ...counts };
     case 'reset-counts':
       drain();
-      counts = { E1: 0, E2: 0, E3: 0, other: 0 };
+      counts = { E1: 0, E2: 0, E3: 0, other: 0, connections: 0 };
       return { ok: true };
     case 'latency':
       emulator.clearFaults();

@@ -43,6 +43,8 @@ export class ApiCall {
     private readonly provider: ApiTokenProvider,
     private readonly emit: (event: CallEvent) => void,
     private readonly guard?: TokenRunGuard,
+    /** False while nobody listens to `'call'`: the event is then not even built. */
+    private readonly listening: () => boolean = () => true,
   ) {}
 
   /**
@@ -91,7 +93,7 @@ export class ApiCall {
   #settle<T>(endpoint: PlatformEndpoint, reply: PlatformReply, parse: Parse<T>, progress: Progress): T {
     if (reply.code !== PlatformCode.SUCCESS) throw errorForPlatformCode(reply.code, endpoint);
     const result = parse(reply, endpoint);
-    this.emit({ endpoint, outcome: 'success', code: reply.code, ...this.#measure(progress) });
+    if (this.listening()) this.emit({ endpoint, outcome: 'success', code: reply.code, ...this.#measure(progress) });
     return result;
   }
 

@@ -81,7 +81,9 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
     this.provider = shared ?? new ApiTokenProvider(this.config, { http: this.#http });
     this.#http.on('circuit', (event) => this.emit('circuit', event));
     const guard = this.#guard = new TokenRunGuard(this.config, this.#http, (apiToken) => this.#probeRequest(apiToken), (event) => this.emit('probe', event));
-    this.#api = new ApiCall(this.config, this.#http, this.provider, (event) => this.emit('call', event), guard);
+    this.#api = new ApiCall(
+      this.config, this.#http, this.provider, (event) => this.emit('call', event), guard, () => this.listenerCount('call') > 0,
+    );
     this.#cache = new ResultCache(this.config);
     this.#refused = new RefusalCache(this.config.invalidTokenCacheMs, this.config.monotonic);
   }

@@ -1,11 +1,11 @@
 import type { PlatformEndpoint } from '../errors/index.js';
-import { abortedError, CALLER_GONE } from '../http/index.js';
+import { abortedError, DeadlineSignal } from '../http/index.js';
 import type { Abortable } from '../http/index.js';
 
 interface Flight<T> {
   readonly promise: Promise<T>;
   /** Set when the first caller could go away: aborts the shared work once every caller has. */
-  readonly controller: AbortController | undefined;
+  readonly controller: DeadlineSignal | undefined;
   /** Callers still waiting that may go away; a caller without a signal pins the work. */
   waiting: number;
   pinned: boolean;
@@ -26,8 +26,9 @@ export class SingleFlight<T> {
     if (signal?.aborted === true) return Promise.reject(abortedError(this.endpoint(key)));
     let flight = this.#flights.get(key);
     if (flight === undefined) {
-      const controller = signal === undefined ? undefined : new AbortController();
-      const promise = work(controller?.signal).finally(() => {
+      // A timer-less signal of our own: an AbortController (and its EventTarget) per request costs more.
+      const controller = signal === undefined ? undefined : new DeadlineSignal(Infinity);
+      const promise = work(controller).finally(() => {
         if (this.#flights.get(key) === flight) this.#flights.delete(key);
       });
       flight = { promise, controller, waiting: 0, pinned: controller === undefined };
@@ -48,7 +49,7 @@ export class SingleFlight<T> {
         if (flight.waiting === 0 && !flight.pinned) {
           // Nobody is left to answer: later callers start afresh.
           if (this.#flights.get(key) === flight) this.#flights.delete(key);
-          flight.controller?.abort(CALLER_GONE);
+          flight.controller?.abort('caller');
         }
         reject(abortedError(this.endpoint(key)));
       };

@@ -1,5 +1,3 @@
-import type { GenericAbortSignal } from 'axios';
-
 type Listener = () => void;
 
 /** Why a {@link DeadlineSignal} aborted. */
@@ -13,13 +11,13 @@ export interface Abortable {
 }
 
 /**
- * A time budget as an axios `GenericAbortSignal`: one timer and a listener
+ * A time budget as a minimal abort signal: one timer and a listener
  * list (a per-call AbortController costs about 3 µs to build; a timer 0.1 µs).
  * It aborts an attempt still running at its time, a body that trickles in
  * included, and follows a parent (the call's budget, the caller's own
  * signal): when the parent aborts, so does this one.
  */
-export class DeadlineSignal implements GenericAbortSignal {
+export class DeadlineSignal {
   aborted = false;
   reason: AbortReason | undefined;
   readonly #listeners: Listener[] = [];

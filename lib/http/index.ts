@@ -1,5 +1,5 @@
 export { PlatformHttp } from './platform-http.js';
-export { MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES } from './platform-axios.js';
+export { MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES, Transport, TransportError } from './transport.js';
 export type { PlatformRequest, PlatformReply, CallStats, HttpLoad } from './platform-http.js';
 export { BadBody, parsePlatformBody, readIdentifier, readObject, isRecord } from './platform-body.js';
 export type { PlatformBody, ParsedBody } from './platform-body.js';

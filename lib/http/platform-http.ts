@@ -1,7 +1,5 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { isAxiosError } from 'axios';
-import type { AxiosInstance } from 'axios';
 import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js';
 import { resolvePlatformConfig } from '../config/index.js';
 import { errorForTransportFault, isTransientCode } from '../errors/index.js';
@@ -16,10 +14,10 @@ import { DeadlineSignal } from './deadline-signal.js';
 import type { Abortable } from './deadline-signal.js';
 import { abortedError } from './aborted.js';
 import { faultFromBadBody, faultFromError } from './fault-boundary.js';
-import { createPlatformAxios } from './platform-axios.js';
-import { BadBody } from './platform-body.js';
+import { BadBody, parsePlatformBody } from './platform-body.js';
 import type { ParsedBody, PlatformBody } from './platform-body.js';
 import { classifyNoResponse, countsAsPlatformFailure, fullJitterDelay, isRetryableResponse, retryAfterMs } from './retry-policy.js';
+import { Transport, TransportError } from './transport.js';
 
 export interface PlatformRequest {
   endpoint: PlatformEndpoint;
@@ -68,11 +66,6 @@ interface Call {
   resetRetried: boolean;
 }
 
-function errorCode(error: unknown): string | undefined {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' ? code : undefined;
-}
-
 function pause(ms: number, signal: DeadlineSignal): Promise<void> {
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve) => {
@@ -87,17 +80,17 @@ function pause(ms: number, signal: DeadlineSignal): Promise<void> {
 }
 
 /**
- * The HTTP layer: one dedicated axios instance with keep-alive agents, bounded
- * sizes, no redirects, no proxy, lossless JSON; explicit retries inside a
+ * The HTTP layer: node:http with keep-alive agents, bounded sizes, no
+ * redirects, no proxy, lossless JSON; explicit retries inside a
  * total budget, each attempt (its body included) bounded by `timeoutMs`; a cap
  * on calls in flight and a circuit breaker. Every failure leaves it as a
- * `PlatformError`; no AxiosError ever escapes. Emits `'circuit'`
+ * `PlatformError` holding no request, header or body. Emits `'circuit'`
  * ({@link CircuitEvent}) on each state change of the breaker.
  */
 export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
   readonly config: ResolvedPlatformConfig;
   readonly #agents: Agents;
-  readonly #axios: AxiosInstance;
+  readonly #transport: Transport;
   readonly #limiter: CallLimiter;
   readonly #breaker: CircuitBreaker | undefined;
   /** Calls under way (queued or in flight), ended with 503 by {@link close}. */
@@ -114,7 +107,7 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
     );
     this.#agents = createAgents(this.config.maxConcurrentCalls);
     this.#limiter = new CallLimiter(this.config.maxConcurrentCalls, this.config.maxQueuedCalls);
-    this.#axios = createPlatformAxios(this.config, this.#agents);
+    this.#transport = new Transport(this.config.baseUrl, this.#agents);
   }
 
   /** Calls in flight and waiting, and the circuit's state (for health checks). */
@@ -227,13 +220,11 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
     // The attempt's own time (headers and body alike), within the call's.
     const signal = new DeadlineSignal(Math.min(this.config.timeoutMs, call.deadline - performance.now()), call.signal);
     try {
-      const res = await this.#axios.request<ParsedBody>({
-        method: req.method, url: req.path, params: req.query, headers: req.headers, data: req.body, signal,
-      });
-      return { status: res.status, body: res.data, retryAfter: res.headers['retry-after'] };
+      const res = await this.#transport.send(req, signal);
+      return { status: res.status, body: parsePlatformBody(res.text), retryAfter: res.retryAfter };
     } catch (error) {
-      const reused = isAxiosError(error) && (error.request as { reusedSocket?: boolean } | undefined)?.reusedSocket === true;
-      return { status: undefined, error, code: errorCode(error), reused, timedOut: signal.aborted && !call.signal.aborted };
+      const fault = error instanceof TransportError ? error : new TransportError(undefined, false);
+      return { status: undefined, error: fault, code: fault.code, reused: fault.reused, timedOut: signal.aborted && !call.signal.aborted };
     } finally {
       signal.dispose();
     }

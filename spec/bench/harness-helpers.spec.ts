@@ -8,14 +8,14 @@ import { growth, median, percentile, ratio, rotation } from '../../bench/harness
 function run(round: number, rps: number): RunSummary {
   return {
     round, rps, p50Ms: 1, p99Ms: 2, meanMs: 1, requests: 1, non2xx: 0, errors: 0, timeouts: 0,
-    platformCalls: { E1: 0, E2: 0, E3: 0, other: 0 }, platformCallsPerRequest: 0,
+    platformCalls: { E1: 0, E2: 0, E3: 0, other: 0, connections: 0 }, platformCallsPerRequest: 0,
     cpuMicrosPerRequest: { server: 0, emulator: 0, loadGenerator: 0 },
   };
 }
 
 function atLatency(rps: number[]): CaseAtLatency {
   const rounds = rps.map((v, i) => run(i + 1, v));
-  return { median: { rps: median(rps), p50Ms: 1, p99Ms: 2, platformCallsPerRequest: 0, serverCpuMicrosPerRequest: 0 }, rounds };
+  return { median: { rps: median(rps), p50Ms: 1, p99Ms: 2, platformCallsPerRequest: 0, serverCpuMicrosPerRequest: 0, newConnections: 0 }, rounds };
 }
 
 describe('bench statistics', () => {
