@@ -1,12 +1,12 @@
 // A Fastify game backend protected by passport-game-platform/fastify.
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { PlatformClient } from '../../lib/index.js';
+import type { Logger, PlatformClient } from '../../lib/index.js';
 import { fastifyGamePlatform } from '../../lib/fastify/index.js';
 
 /** Builds the app without listening: `GET /healthz` (open) and `GET /api/me` (bearer). */
-export async function buildFastifyApp(client: PlatformClient): Promise<FastifyInstance> {
+export async function buildFastifyApp(client: PlatformClient, logger?: Logger): Promise<FastifyInstance> {
   const app = Fastify();
-  await app.register(fastifyGamePlatform, { client });
+  await app.register(fastifyGamePlatform, { client, logger });
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/api/me', { preHandler: app.requireGameUser }, async (request) => ({
     member_no: request.user!.memberNo,

@@ -124,7 +124,7 @@ describe('GamePlatformModule', () => {
         return user.memberNo;
       }
     }
-    @Module({ imports: [GamePlatformModule.forRoot({ client: clients.create() })], controllers: [PlainController] })
+    @Module({ imports: [GamePlatformModule.forRoot({ client: clients.create(), logger: memoryLogger() })], controllers: [PlainController] })
     class PlainModule {}
     const app = await serve(await NestFactory.create(PlainModule, { logger: false }));
     try {

@@ -57,7 +57,7 @@ function nestPassportModule(client: PlatformClient): DynamicModule {
   class PassportAppModule {}
 
   // The module registers the problem filter; the passport guard replaces ours.
-  return { module: PassportAppModule, imports: [GamePlatformModule.forRoot({ client })], controllers: [PassportMeController] };
+  return { module: PassportAppModule, imports: [GamePlatformModule.forRoot({ client, logger: memoryLogger() })], controllers: [PassportMeController] };
 }
 
 const expressAdapters: [string, StartAdapter][] = EXPRESS_VERSIONS.flatMap(([version, expressFn]) =>
@@ -77,7 +77,7 @@ export const ADAPTERS: [string, StartAdapter][] = [
   ['Nest @nestjs/passport AuthGuard with passportResult', async (client) =>
     nestServer(await NestFactory.create(nestPassportModule(client), { logger: false }))],
   ['Fastify plugin', async (client) => {
-    const app = await buildFastifyApp(client);
+    const app = await buildFastifyApp(client, memoryLogger());
     await app.listen({ port: 0, host: '127.0.0.1' });
     return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
   }],
