@@ -79,22 +79,33 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerStr
     // Trap 9: passport >= 0.6 answers 500 on success without a session store.
     // Passport hands the route's options object here and reads it again in success().
     if (options !== null && typeof options === 'object' && options.session === undefined) options.session = false;
+    // One action per request, whatever happens; an action that throws is reported through error().
     let settled = false;
-    const settle = (action: () => void): void => {
+    const succeed = (user: Express.User, info: object | undefined): void => {
       if (settled) return;
       settled = true;
       try {
-        action();
+        actions.success(user, info);
       } catch (err) {
         this.escalate(actions, err);
       }
     };
+    const failed = (err: unknown): void => {
+      if (settled) return;
+      settled = true;
+      try {
+        this.reject(actions, req, err);
+      } catch (again) {
+        this.escalate(actions, again);
+      }
+    };
     const signal = abortSignalFor(req);
     const verified = this.core(req, signal === undefined ? undefined : { signal });
-    (this.verifyUser === undefined ? verified.then((user) => ({ user, info: undefined })) : verified.then((user) => this.callback(req, user))).then(
-      ({ user, info }) => settle(() => actions.success(user, info)),
-      (err: unknown) => settle(() => this.reject(actions, req, err)),
-    );
+    if (this.verifyUser === undefined) {
+      verified.then((user) => succeed(user, undefined), failed);
+    } else {
+      verified.then((user) => this.callback(req, user)).then(({ user, info }) => succeed(user, info), failed);
+    }
   }
 
   // The app's passport-style verify callback, after the core accepted the player.
