@@ -1,0 +1,13 @@
+/**
+ * Real-time connections shared by the `ws`, Socket.IO and Colyseus adapters:
+ * the live-session registry, periodic re-verification, in-band refresh and
+ * ending connections on purpose.
+ *
+ * @packageDocumentation
+ */
+export { SessionRegistry, LiveConnection } from './session-registry.js';
+export type { SessionRegistryOptions, RefreshResult, TokenGroup } from './session-registry.js';
+export { Reverifier, DEFAULT_REVERIFY_INTERVAL_MS, DEFAULT_REVERIFY_GRACE_MS } from './reverifier.js';
+export type { ReverifyOptions, ReverifyStats } from './reverifier.js';
+export { WS_CLOSE, closeCodeFor, closeFrameFor } from './close-codes.js';
+export type { Transport, SessionEndReason, ConnectionEnding, ConnectionInit, SessionEndEvent } from './types.js';

@@ -1,0 +1,267 @@
+import { performance } from 'node:perf_hooks';
+import type { Authenticator } from '../auth/authenticate.js';
+import { tokenKey as digestOf } from '../config/fingerprint.js';
+import { connectionChannel, type ConnectionMessage } from '../diagnostics/channels.js';
+import { PlatformError } from '../errors/index.js';
+import { problemResponse } from '../middleware/problem-response.js';
+import type { GameUser } from '../types.js';
+import { Reverifier, type ReverifyOptions } from './reverifier.js';
+import type { ConnectionEnding, ConnectionInit, SessionEndEvent, SessionEndReason, Transport } from './types.js';
+
+/** One distinct live token and the connections that hold it. */
+export interface TokenGroup {
+  readonly key: string;
+  readonly token: string;
+  readonly source: 'header' | 'cookie';
+  readonly memberNo: string;
+  readonly connections: Set<LiveConnection>;
+  /** Monotonic ms of the last successful verification of this token. */
+  lastVerifiedAt: number;
+}
+
+/** A live, authenticated connection as the registry sees it. */
+export class LiveConnection {
+  /** @internal */ group: TokenGroup | undefined;
+  /** @internal */ closer: ((ending: ConnectionEnding) => void) | undefined;
+  user: GameUser;
+  readonly transport: Transport;
+  readonly openedAt: number;
+
+  constructor(transport: Transport, user: GameUser, openedAt: number, closer: (ending: ConnectionEnding) => void) {
+    this.transport = transport;
+    this.user = user;
+    this.openedAt = openedAt;
+    this.closer = closer;
+  }
+
+  get memberNo(): string {
+    return this.user.memberNo;
+  }
+
+  /** SHA-256 digest of the current token (never the token). */
+  get tokenKey(): string | undefined {
+    return this.group?.key;
+  }
+
+  /** Monotonic ms of the current token's last successful verification. */
+  get lastVerifiedAt(): number | undefined {
+    return this.group?.lastVerifiedAt;
+  }
+
+  get open(): boolean {
+    return this.closer !== undefined;
+  }
+}
+
+/** Outcome of an in-band refresh. */
+export type RefreshResult =
+  | { ok: true; user: GameUser }
+  | { ok: false; error: PlatformError; ended: boolean };
+
+/** Options of {@link SessionRegistry}. */
+export interface SessionRegistryOptions extends ReverifyOptions {
+  /** The core authenticator: in-band refreshes and re-verification go through it (and its client's limits and cache). */
+  authenticate: Authenticator<object, never>;
+  /**
+   * The platform client (or any emitter of `'session-end'` events): revocations
+   * and member disconnects, local or from other instances, end connections here.
+   */
+  events?: { on(event: 'session-end', listener: (event: SessionEndEvent) => void): unknown; off?(event: 'session-end', listener: (event: SessionEndEvent) => void): unknown } | undefined;
+  /** Monotonic clock in ms; default `performance.now`. Tests pass the emulator's clock. */
+  now?: (() => number) | undefined;
+}
+
+function endingProblem(error: PlatformError): ConnectionEnding {
+  const { body } = problemResponse(error);
+  return { kind: 'expired', action: body.action, code: body.code, problem: body };
+}
+
+/**
+ * The live connections of one process, shared by the `ws`, Socket.IO and
+ * Colyseus adapters: each connection's member, current token digest and last
+ * successful verification, found by member or by token digest in O(1).
+ * A connection is forgotten (token included) as soon as it closes.
+ *
+ * It re-verifies every distinct live token once per interval, spread over the
+ * interval (see {@link Reverifier}), handles in-band refreshes, and ends
+ * connections on purpose: by member (`admin`), by token (`logout`), all of
+ * them on shutdown.
+ *
+ * @example
+ * ```ts
+ * const registry = new SessionRegistry({ authenticate, events: client, reverifyIntervalMs: 300_000 });
+ * registry.endMember('20005061986', 'admin');
+ * ```
+ */
+export class SessionRegistry {
+  readonly #groups = new Map<string, TokenGroup>();
+  readonly #members = new Map<string, Set<LiveConnection>>();
+  readonly #authenticate: Authenticator<object, never>;
+  readonly #events: SessionRegistryOptions['events'];
+  readonly #onSessionEnd = (event: SessionEndEvent): void => {
+    if (event?.kind === 'token') this.endToken(event.tokenKey, event.reason);
+    else if (event?.kind === 'member') this.endMember(event.memberNo, event.reason);
+  };
+  readonly now: () => number;
+  readonly reverifier: Reverifier;
+  #size = 0;
+  #closed = false;
+
+  constructor(options: SessionRegistryOptions) {
+    if (options === null || typeof options !== 'object') throw new TypeError('SessionRegistry: options must be an object');
+    if (typeof options.authenticate?.token !== 'function') {
+      throw new TypeError('SessionRegistry: authenticate must be an authenticator from createAuthenticator (with a .token method)');
+    }
+    this.#authenticate = options.authenticate;
+    this.now = options.now ?? (() => performance.now());
+    this.reverifier = new Reverifier(this, options);
+    this.#events = options.events;
+    this.#events?.on('session-end', this.#onSessionEnd);
+  }
+
+  /** Live connections. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Distinct live tokens. */
+  get tokenCount(): number {
+    return this.#groups.size;
+  }
+
+  /** Registers an authenticated connection; starts re-verification with the first one. */
+  add(init: ConnectionInit): LiveConnection {
+    if (this.#closed) throw new PlatformError({ kind: 'platform_unavailable', message: 'The server is shutting down.' });
+    const connection = new LiveConnection(init.transport, init.user, this.now(), init.close);
+    this.#attach(connection, init.token, init.source ?? 'header', this.now());
+    let members = this.#members.get(init.user.memberNo);
+    if (members === undefined) this.#members.set(init.user.memberNo, (members = new Set()));
+    members.add(connection);
+    this.#size += 1;
+    this.reverifier.start();
+    return connection;
+  }
+
+  /** Forgets a closed connection (idempotent). Adapters call it from the transport's close event. */
+  remove(connection: LiveConnection, reason = 'closed'): void {
+    if (connection.closer === undefined && connection.group === undefined) return;
+    connection.closer = undefined;
+    this.#detach(connection);
+    const members = this.#members.get(connection.memberNo);
+    if (members?.delete(connection) === true && members.size === 0) this.#members.delete(connection.memberNo);
+    this.#size -= 1;
+    if (this.#size === 0) this.reverifier.stop();
+    if (connectionChannel.hasSubscribers) {
+      const message: ConnectionMessage = { transport: connection.transport, memberNo: connection.memberNo, reason, durationMs: this.now() - connection.openedAt };
+      connectionChannel.publish(message);
+    }
+  }
+
+  /** The member's live connections. */
+  byMember(memberNo: string): LiveConnection[] {
+    return [...(this.#members.get(memberNo) ?? [])];
+  }
+
+  /** The live connections holding the token with this digest (`tokenKey(token)`). */
+  byTokenKey(key: string): LiveConnection[] {
+    return [...(this.#groups.get(key)?.connections ?? [])];
+  }
+
+  /** The distinct live tokens (for the re-verifier). */
+  groups(): TokenGroup[] {
+    return [...this.#groups.values()];
+  }
+
+  /** @internal */ group(key: string): TokenGroup | undefined {
+    return this.#groups.get(key);
+  }
+
+  /** Ends a member's connections everywhere in this process (`session:ended`); returns how many. */
+  endMember(memberNo: string, reason: SessionEndReason): number {
+    return this.#endAll(this.byMember(memberNo), { kind: 'ended', reason });
+  }
+
+  /** Ends the connections holding a token, by digest (`session:ended`); returns how many. */
+  endToken(key: string, reason: SessionEndReason): number {
+    return this.#endAll(this.byTokenKey(key), { kind: 'ended', reason });
+  }
+
+  /** Ends every connection (`session:ended` `shutdown`, `ws` 1001) and refuses new ones. */
+  closeAll(reason: SessionEndReason = 'shutdown'): number {
+    if (reason === 'shutdown') this.#closed = true;
+    this.reverifier.stop();
+    const all = [...this.#groups.values()].flatMap((group) => [...group.connections]);
+    const count = this.#endAll(all, { kind: 'ended', reason });
+    if (reason === 'shutdown') this.#events?.off?.('session-end', this.#onSessionEnd);
+    return count;
+  }
+
+  /** Ends one connection with what the client must be told. */
+  end(connection: LiveConnection, ending: ConnectionEnding): void {
+    const closer = connection.closer;
+    if (closer === undefined) return;
+    this.remove(connection, ending.kind === 'ended' ? ending.reason : ending.action);
+    try {
+      closer(ending);
+    } catch {
+      // A transport that fails while closing is closed enough.
+    }
+  }
+
+  /** Ends every connection of a token group with an error's action (re-verification). */
+  endGroup(group: TokenGroup, error: PlatformError): number {
+    return this.#endAll([...group.connections], endingProblem(error));
+  }
+
+  /**
+   * In-band refresh: verifies `token` and moves the connection onto it. The
+   * new token must belong to the same member; another member's token ends the
+   * connection (`login`). A refused token leaves the connection on its
+   * current token (re-verification decides about that one).
+   */
+  async refresh(connection: LiveConnection, token: unknown, source: 'header' | 'cookie' = 'header'): Promise<RefreshResult> {
+    let user: GameUser;
+    try {
+      if (typeof token !== 'string') throw new PlatformError({ kind: 'invalid_request', message: 'auth:refresh needs a "token" string.' });
+      user = await this.#authenticate.token(token, { source });
+    } catch (err) {
+      const error = err instanceof PlatformError ? err : new PlatformError({ kind: 'configuration', message: 'The refresh failed on the server.' });
+      return { ok: false, error, ended: false };
+    }
+    if (!connection.open) return { ok: false, error: new PlatformError({ kind: 'missing_credentials', message: 'The connection is closed.' }), ended: true };
+    if (user.memberNo !== connection.memberNo) {
+      const error = new PlatformError({ kind: 'missing_credentials', message: 'The new token belongs to another member: log in again.' });
+      this.end(connection, endingProblem(error));
+      return { ok: false, error, ended: true };
+    }
+    this.#detach(connection);
+    connection.user = { ...connection.user, ...user };
+    this.#attach(connection, token, source, this.now());
+    return { ok: true, user: connection.user };
+  }
+
+  #attach(connection: LiveConnection, token: string, source: 'header' | 'cookie', verifiedAt: number): void {
+    const key = digestOf(token);
+    let group = this.#groups.get(key);
+    if (group === undefined) {
+      group = { key, token, source, memberNo: connection.memberNo, connections: new Set(), lastVerifiedAt: verifiedAt };
+      this.#groups.set(key, group);
+    } else if (verifiedAt > group.lastVerifiedAt) {
+      group.lastVerifiedAt = verifiedAt;
+    }
+    group.connections.add(connection);
+    connection.group = group;
+  }
+
+  #detach(connection: LiveConnection): void {
+    const group = connection.group;
+    if (group === undefined) return;
+    connection.group = undefined;
+    if (group.connections.delete(connection) && group.connections.size === 0) this.#groups.delete(group.key);
+  }
+
+  #endAll(connections: LiveConnection[], ending: ConnectionEnding): number {
+    for (const connection of connections) this.end(connection, ending);
+    return connections.length;
+  }
+}

@@ -1,0 +1,41 @@
+import type { ClientAction } from '../errors/index.js';
+import type { ProblemBody } from '../middleware/problem.js';
+import type { GameUser } from '../types.js';
+
+/** The transport a live connection came in on. */
+export type Transport = 'ws' | 'socket.io' | 'colyseus';
+
+/**
+ * Why the server ends a connection on purpose (`session:ended`): the
+ * player's token was revoked (`logout`), an administrator or a ban ended the
+ * member's sessions (`admin`), the server is shutting down (`shutdown`).
+ */
+export type SessionEndReason = 'logout' | 'admin' | 'shutdown';
+
+/**
+ * What an adapter must tell the client before closing:
+ * - `expired`: the token stopped being good enough (`auth:expired` with the
+ *   action and code, e.g. `relogin`/40000, `register_device`/46217,
+ *   `retry_later` after the outage grace, `login` for another member's refresh);
+ * - `ended`: the server decided (`session:ended` with the reason).
+ */
+export type ConnectionEnding =
+  | { kind: 'expired'; action: ClientAction; code?: number | undefined; problem: ProblemBody }
+  | { kind: 'ended'; reason: SessionEndReason };
+
+/** What an adapter registers when a connection is authenticated. */
+export interface ConnectionInit {
+  transport: Transport;
+  user: GameUser;
+  /** The token the connection authenticated with (kept only while it lives, for re-verification). */
+  token: string;
+  /** `'cookie'` tokens are web tokens, verified as such. Default `'header'`. */
+  source?: 'header' | 'cookie' | undefined;
+  /** Tells the client and closes the transport; called at most once. */
+  close(ending: ConnectionEnding): void;
+}
+
+/** A `session-end` event of the platform client (a revocation or a member disconnect, local or from another instance). */
+export type SessionEndEvent =
+  | { kind: 'token'; tokenKey: string; reason: SessionEndReason }
+  | { kind: 'member'; memberNo: string; reason: SessionEndReason };

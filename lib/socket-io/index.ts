@@ -1,0 +1,10 @@
+/**
+ * `passport-game-platform/socket.io`: authenticated, re-verified Socket.IO
+ * connections (`socket.io` is an optional peer dependency).
+ *
+ * @packageDocumentation
+ */
+export { useSocketIoAuth, connectError } from './socket-io-auth.js';
+export type { SocketIoAuthOptions, ConnectError, GameSocketData } from './socket-io-auth.js';
+export { SessionRegistry, LiveConnection, Reverifier, DEFAULT_REVERIFY_INTERVAL_MS, DEFAULT_REVERIFY_GRACE_MS } from '../realtime/index.js';
+export type { SessionRegistryOptions, ReverifyOptions, ReverifyStats, RefreshResult, Transport, SessionEndReason, ConnectionEnding, SessionEndEvent } from '../realtime/index.js';

@@ -1,0 +1,128 @@
+import type { Namespace, Server, Socket } from 'socket.io';
+import type { Authenticator } from '../auth/authenticate.js';
+import { problemResponse } from '../middleware/problem-response.js';
+import type { ProblemBody } from '../middleware/problem.js';
+import { handshakeToken, handshakeView, type HandshakeToken } from '../realtime/handshake.js';
+import type { LiveConnection, SessionRegistry } from '../realtime/session-registry.js';
+import type { ConnectionEnding } from '../realtime/types.js';
+import type { GameUser } from '../types.js';
+
+/** Options of {@link useSocketIoAuth}. */
+export interface SocketIoAuthOptions {
+  /** The core authenticator (`createAuthenticator(client, ...)`). */
+  authenticate: Authenticator<object, never>;
+  /** The live-session registry shared with the other transports. */
+  registry: SessionRegistry;
+  /** Name of the web token cookie accepted on the handshake (e.g. `'SUAT'`); default: none. */
+  cookie?: string | undefined;
+  /** Answer the `ping` event (acknowledgement `{ member_no }`). Default `true`. */
+  ping?: boolean | undefined;
+  /** Called for each authenticated socket, after `session` was emitted. */
+  onConnection?: ((socket: Socket, connection: LiveConnection) => void) | undefined;
+}
+
+/** The `Error` a refused handshake passes to `next`: the client's `connect_error`. */
+export interface ConnectError extends Error {
+  /** The problem body: `status`, `action`, `code`, `title`, `detail`. */
+  data: ProblemBody;
+}
+
+/** What the adapter keeps on `socket.data`. */
+export interface GameSocketData {
+  user: GameUser;
+  connection: LiveConnection;
+}
+
+const PENDING = Symbol('passport-game-platform.handshake');
+
+/** The `connect_error` for a failure: the action as message, the problem body as `data`. */
+export function connectError(err: unknown, realm?: string): ConnectError {
+  const { body } = problemResponse(err, { realm });
+  return Object.assign(new Error(body.action), { data: body });
+}
+
+function closerFor(socket: Socket): (ending: ConnectionEnding) => void {
+  return (ending) => {
+    if (ending.kind === 'expired') socket.emit('auth:expired', { action: ending.action, ...(ending.code === undefined ? {} : { code: ending.code }) });
+    else socket.emit('session:ended', { reason: ending.reason });
+    socket.disconnect(true);
+  };
+}
+
+type Ack = ((answer: unknown) => void) | undefined;
+
+/**
+ * Authenticates Socket.IO connections with `io.use` middleware: the token
+ * comes from `handshake.auth.token`, `Authorization: Bearer` on the handshake
+ * request, or the web token cookie; never the URL. A refusal reaches the
+ * client as `connect_error` with the action as `message` and the problem body
+ * as `data`. Once connected the socket receives `session` `{ member_no, guid }`,
+ * may send `auth:refresh` `{ token }` with an acknowledgement, answers `ping`,
+ * and is re-verified by the registry (`auth:expired`, `session:ended`).
+ *
+ * @example
+ * ```ts
+ * const io = new Server(httpServer, { destroyUpgrade: false });
+ * useSocketIoAuth(io, { authenticate, registry, cookie: 'SUAT' });
+ * io.on('connection', (socket) => socket.emit('hello', socket.data.user.memberNo));
+ * ```
+ */
+export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOptions): void {
+  if (options === null || typeof options !== 'object') throw new TypeError('useSocketIoAuth: options must be an object');
+  const { authenticate, registry, cookie, onConnection } = options;
+  if (typeof authenticate?.token !== 'function') throw new TypeError('useSocketIoAuth: authenticate must come from createAuthenticator');
+  if (registry === undefined) throw new TypeError('useSocketIoAuth: registry is required');
+  const ping = options.ping ?? true;
+
+  io.use((socket, next) => {
+    const view = handshakeView(socket.request);
+    let found: HandshakeToken;
+    try {
+      const auth = socket.handshake.auth as { token?: unknown } | undefined;
+      found = handshakeToken(view, cookie, auth?.token);
+    } catch (err) {
+      return next(connectError(err, authenticate.realm));
+    }
+    authenticate.token(found.token, { req: view as never, source: found.source }).then(
+      (user) => {
+        (socket.data as Record<PropertyKey, unknown>)[PENDING] = found;
+        socket.data.user = user;
+        next();
+      },
+      (err: unknown) => next(connectError(err, authenticate.realm)),
+    );
+  });
+
+  io.on('connection', (socket: Socket) => {
+    const data = socket.data as Partial<GameSocketData> & Record<PropertyKey, unknown>;
+    const found = data[PENDING] as HandshakeToken | undefined;
+    delete data[PENDING];
+    const user = data.user;
+    if (found === undefined || user === undefined) return void socket.disconnect(true);
+    let connection: LiveConnection;
+    try {
+      connection = registry.add({ transport: 'socket.io', user, token: found.token, source: found.source, close: closerFor(socket) });
+    } catch {
+      socket.emit('session:ended', { reason: 'shutdown' });
+      return void socket.disconnect(true);
+    }
+    data.connection = connection;
+    socket.once('disconnect', () => registry.remove(connection));
+    socket.on('auth:refresh', (payload: { token?: unknown } | undefined, ack: Ack) => {
+      void registry.refresh(connection, payload?.token).then((result) => {
+        data.user = connection.user;
+        if (typeof ack !== 'function') return;
+        if (result.ok) ack({ ok: true, member_no: result.user.memberNo });
+        else ack({ ok: false, problem: problemResponse(result.error).body });
+      });
+    });
+    if (ping) {
+      socket.on('ping', (...args: unknown[]) => {
+        const ack = args[args.length - 1];
+        if (typeof ack === 'function') (ack as (answer: unknown) => void)({ member_no: connection.memberNo });
+      });
+    }
+    socket.emit('session', { member_no: user.memberNo, guid: user.guid });
+    onConnection?.(socket, connection);
+  });
+}

@@ -1,0 +1,10 @@
+/**
+ * `passport-game-platform/ws`: authenticated, re-verified WebSocket
+ * connections for the `ws` package (an optional peer dependency).
+ *
+ * @packageDocumentation
+ */
+export { attachWebSocket, FIRST_MESSAGE_TIMEOUT_MS } from './websocket-auth.js';
+export type { WebSocketAuthOptions, AttachedWebSocket } from './websocket-auth.js';
+export { SessionRegistry, LiveConnection, Reverifier, WS_CLOSE, closeCodeFor, DEFAULT_REVERIFY_INTERVAL_MS, DEFAULT_REVERIFY_GRACE_MS } from '../realtime/index.js';
+export type { SessionRegistryOptions, ReverifyOptions, ReverifyStats, RefreshResult, Transport, SessionEndReason, ConnectionEnding, SessionEndEvent } from '../realtime/index.js';
