@@ -14,9 +14,6 @@ const TAB = 0x09;
 const TCHAR = new Uint8Array(128);
 for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TCHAR[c.charCodeAt(0)] = 1;
 
-function isTchar(c: number): boolean {
-  return c < 128 && TCHAR[c] === 1;
-}
 
 /**
  * Every `Authorization` field line the client sent. Node keeps only the first
@@ -54,7 +51,7 @@ export function parseAuthorization(value: string): ParsedAuthorization {
   while (end > start && (value.charCodeAt(end - 1) === SPACE || value.charCodeAt(end - 1) === TAB)) end -= 1;
   if (start === end) return { kind: 'none' };
   let i = start;
-  while (i < end && isTchar(value.charCodeAt(i))) i += 1;
+  while (i < end && TCHAR[value.charCodeAt(i)] === 1) i += 1; // out-of-range codes read undefined
   if (i === start) throw invalidRequest('malformed Authorization header');
   if (i - start !== 6 || value.slice(start, i).toLowerCase() !== 'bearer') return { kind: 'other_scheme' };
   if (i === end) throw invalidRequest('missing bearer token');

@@ -81,9 +81,11 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerStr
     if (options !== null && typeof options === 'object' && options.session === undefined) options.session = false;
     // One action per request, whatever happens; an action that throws is reported through error().
     let settled = false;
+    const watch = abortOnHangUp(req);
     const succeed = (user: Express.User, info: object | undefined): void => {
       if (settled) return;
       settled = true;
+      watch?.stop();
       try {
         actions.success(user, info);
       } catch (err) {
@@ -93,14 +95,14 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerStr
     const failed = (err: unknown): void => {
       if (settled) return;
       settled = true;
+      watch?.stop();
       try {
         this.reject(actions, req, err);
       } catch (again) {
         this.escalate(actions, again);
       }
     };
-    const signal = abortSignalFor(req);
-    const verified = this.core(req, signal === undefined ? undefined : { signal });
+    const verified = this.core(req, watch === undefined ? undefined : { signal: watch.signal });
     if (this.verifyUser === undefined) {
       verified.then((user) => succeed(user, undefined), failed);
     } else {
@@ -143,7 +145,7 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerStr
 }
 
 // Express puts the response on the request: abort the platform call when the client hangs up.
-function abortSignalFor(req: Request): AbortSignal | undefined {
+function abortOnHangUp(req: Request): { signal: AbortSignal; stop(): void } | undefined {
   const res = (req as { res?: Request['res'] }).res;
   if (res === undefined || typeof res.once !== 'function') return undefined;
   const aborter = new AbortController();
@@ -151,5 +153,5 @@ function abortSignalFor(req: Request): AbortSignal | undefined {
     if (!res.writableEnded) aborter.abort();
   };
   res.once('close', onClose);
-  return aborter.signal;
+  return { signal: aborter.signal, stop: () => res.off('close', onClose) };
 }
