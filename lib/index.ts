@@ -61,7 +61,9 @@ export {
 export type { ApiTokenProviderDeps, GetTokenOptions, TokenEvent, ProviderState } from './provider/index.js';
 
 export { PlatformClient, INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS } from './client/index.js';
-export type { PlatformClientOptions, CallEvent, MemberQuery, ProbeEvent, ProbeOutcome } from './client/index.js';
+export type {
+  PlatformClientOptions, CallEvent, MemberQuery, ProbeEvent, ProbeOutcome, ClientHealth, HealthExtras, StoreHealth,
+} from './client/index.js';
 
 export {
   extractBearerToken,

@@ -19,6 +19,13 @@ import { RefusalCache } from './refusal-cache.js';
 import { ResultCache } from './result-cache.js';
 import { SingleFlight } from './single-flight.js';
 import { TokenRunGuard } from './token-run-guard.js';
+import { fingerprint } from '../config/index.js';
+import { cacheChannel, verifyChannel } from '../diagnostics/channels.js';
+import type { VerifyMessage } from '../diagnostics/channels.js';
+import { trace, verifyOutcomeFor } from '../diagnostics/publish.js';
+import { isAbortedError } from '../http/index.js';
+import { clientHealth, waitForApiToken } from './client-health.js';
+import type { ClientHealth, HealthExtras } from './client-health.js';
 import type { ProbeEvent } from './token-run-guard.js';
 
 type TokenKind = 'E2' | 'web';
@@ -125,6 +132,32 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
     this.#cache.delete(`web:${tokenKey(token)}`);
   }
 
+  /**
+   * Resolves once an API token is held (one E1 call, shared, retried while
+   * the platform is unreachable); rejects with the configuration error (500
+   * `contact_support`: 40105, 41002) when the platform refuses our
+   * credentials, or with 503 once the client is closed. Call it at startup so
+   * a misconfiguration shows at once, not at the first protected request.
+   *
+   * @example
+   * ```ts
+   * await client.ready(); // throws a PlatformError naming the fix when the credentials are wrong
+   * ```
+   */
+  ready(): Promise<void> {
+    return waitForApiToken(this.provider, () => this.#closed);
+  }
+
+  /**
+   * A snapshot for readiness probes and dashboards, with no secret and no
+   * token: whether an API token is held and its seconds to expiry, the
+   * circuit's state, platform calls in flight and queued. `extras` adds what
+   * other parts of the application own (the shared store, live connections).
+   */
+  health(extras: HealthExtras = {}): ClientHealth {
+    return clientHealth(this.provider, this.#http.load, this.config.clock, this.#closed, extras);
+  }
+
   /** Platform calls in flight and queued, and the circuit breaker's state (for health checks). */
   get load(): HttpLoad {
     return this.#http.load;
@@ -145,11 +178,33 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
     if (this.#closed) throw errorForTransportFault('closed', endpoint);
   }
 
-  async #verifyCached(kind: TokenKind, token: string, signal: Abortable | undefined): Promise<GameUser> {
+  #verifyCached(kind: TokenKind, token: string, signal: Abortable | undefined): Promise<GameUser> {
+    if (!verifyChannel.hasSubscribers) return this.#verifyCachedPlain(kind, token, signal, undefined);
+    const message: VerifyMessage = { kind, tokenFingerprint: typeof token === 'string' ? fingerprint(token) : 'none' };
+    const started = performance.now();
+    return trace(verifyChannel, message, async () => {
+      try {
+        const user = await this.#verifyCachedPlain(kind, token, signal, message);
+        message.outcome = 'ok';
+        return user;
+      } catch (error) {
+        const failure = isPlatformError(error) ? error : undefined;
+        message.outcome = verifyOutcomeFor(failure?.kind, isAbortedError(error));
+        if (failure?.code !== undefined) message.code = failure.code;
+        throw error;
+      } finally {
+        message.durationMs = performance.now() - started;
+      }
+    });
+  }
+
+  async #verifyCachedPlain(kind: TokenKind, token: string, signal: Abortable | undefined, message: VerifyMessage | undefined): Promise<GameUser> {
     assertUserToken(token);
     this.#assertOpen(kind);
     const key = `${kind}:${tokenKey(token)}`;
     const hit = this.#cache.get(key);
+    if (message !== undefined) message.cached = hit !== undefined;
+    if (cacheChannel.hasSubscribers && this.config.cache !== undefined) cacheChannel.publish({ kind, hit: hit !== undefined, store: 'memory' });
     if (hit !== undefined) {
       this.emit('call', { endpoint: kind, outcome: 'success', durationMs: 0, attempts: 0, cached: true });
       return hit;

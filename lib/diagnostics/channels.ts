@@ -50,7 +50,8 @@ export interface ApiTokenMessage {
 
 /** Context of the `platform-call` tracing channel (one per attempt). */
 export interface PlatformCallMessage {
-  endpoint: 'E1' | 'E2' | 'E3';
+  /** `web`: the web-token check (`GET /member/...` with the web token as bearer). */
+  endpoint: 'E1' | 'E2' | 'E3' | 'web';
   method: 'GET' | 'POST';
   host: string;
   path: string;

@@ -18,6 +18,9 @@ import { BadBody, parsePlatformBody } from './platform-body.js';
 import type { ParsedBody, PlatformBody } from './platform-body.js';
 import { classifyNoResponse, countsAsPlatformFailure, fullJitterDelay, isRetryableResponse, retryAfterMs } from './retry-policy.js';
 import { Transport, TransportError } from './transport.js';
+import { circuitChannel, platformCallChannel } from '../diagnostics/channels.js';
+import { trace } from '../diagnostics/publish.js';
+import type { PlatformCallMessage } from '../diagnostics/channels.js';
 
 export interface PlatformRequest {
   endpoint: PlatformEndpoint;
@@ -97,6 +100,8 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
   readonly #running = new Set<DeadlineSignal>();
   #settled: (() => void) | undefined;
   #closed = false;
+  /** `host[:port]` of the platform, for the `platform-call` channel. */
+  readonly #host: string;
 
   constructor(config: PlatformConfig | ResolvedPlatformConfig) {
     super();
@@ -108,6 +113,7 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
     this.#agents = createAgents(this.config.maxConcurrentCalls);
     this.#limiter = new CallLimiter(this.config.maxConcurrentCalls, this.config.maxQueuedCalls);
     this.#transport = new Transport(this.config.baseUrl, this.#agents);
+    this.#host = new URL(this.config.baseUrl).host;
   }
 
   /** Calls in flight and waiting, and the circuit's state (for health checks). */
@@ -195,6 +201,7 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
 
   #circuitChanged(event: CircuitEvent): void {
     logCircuitChange(this.config, event);
+    if (circuitChannel.hasSubscribers) circuitChannel.publish({ state: event.state, reason: `${event.endpoint}: ${event.previous} -> ${event.state}` });
     try {
       this.emit('circuit', event);
     } catch {
@@ -215,8 +222,31 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
     }
   }
 
-  async #attempt(req: PlatformRequest, call: Call): Promise<Attempt> {
+  #attempt(req: PlatformRequest, call: Call): Promise<Attempt> {
     call.stats.attempts += 1;
+    if (!platformCallChannel.hasSubscribers) return this.#try(req, call);
+    const message: PlatformCallMessage = {
+      endpoint: req.endpoint, method: req.method, host: this.#host, path: req.path, attempt: call.stats.attempts,
+    };
+    const started = performance.now();
+    return trace(platformCallChannel, message, async () => {
+      const attempt = await this.#try(req, call);
+      message.durationMs = performance.now() - started;
+      if (attempt.status !== undefined) {
+        message.statusCode = attempt.status;
+        if (attempt.body instanceof BadBody) message.outcome = 'fault';
+        else {
+          message.code = attempt.body.code;
+          message.outcome = attempt.body.code === 0 ? 'ok' : isTransientCode(attempt.body.code) ? 'fault' : 'refused';
+        }
+      } else {
+        message.outcome = attempt.timedOut ? 'timeout' : call.signal.aborted ? (call.signal.reason === 'deadline' ? 'timeout' : 'aborted') : 'fault';
+      }
+      return attempt;
+    });
+  }
+
+  async #try(req: PlatformRequest, call: Call): Promise<Attempt> {
     // The attempt's own time (headers and body alike), within the call's.
     const signal = new DeadlineSignal(Math.min(this.config.timeoutMs, call.deadline - performance.now()), call.signal);
     try {

@@ -17,6 +17,9 @@ import type {
   ApiTokenProviderDeps, GetTokenOptions, ProviderState, TokenEvent, TokenReply, WithTokenOptions,
 } from './provider-types.js';
 import { waitUntil } from './wait-until.js';
+import { apiTokenChannel, apiTokenStateChannel } from '../diagnostics/channels.js';
+import type { ApiTokenMessage } from '../diagnostics/channels.js';
+import { trace } from '../diagnostics/publish.js';
 
 /** "Our side is at fault" for a while: no E1 call meanwhile. `key` ties it to one refused token; none: E1 itself failed (40105). */
 interface Refusal {
@@ -57,6 +60,8 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
   #held: HeldToken | undefined;
   #refusal: Refusal | undefined;
   #renewing = false;
+  /** True once any token was held: a later issue without one is a reissue. */
+  #everHeld = false;
   #renewalPausedUntil = -Infinity;
   /** Background renewals in a row that failed or got the held token back. */
   #renewalMisses = 0;
@@ -104,7 +109,10 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
     const blocked = this.#blocked(tokenKey(first));
     if (blocked !== undefined) throw blocked;
     trace.reissued = true;
-    if (this.#held?.token === first) this.#held = undefined;
+    if (this.#held?.token === first) {
+      this.#held = undefined;
+      if (apiTokenStateChannel.hasSubscribers) apiTokenStateChannel.publish({ state: 'dropped', apiTokenFingerprint: fingerprint(first) });
+    }
     const fresh = await this.getToken(options);
     trace.apiToken = fresh;
     const retried = await attempt(fresh);
@@ -181,6 +189,7 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
       `${error.message}${why} No new token is asked for it for ${CONFIGURATION_BACKOFF_MS / 1000} s.`,
     );
     this.emit('token', { type: 'failed', fingerprint: print, durationMs: 0, code, kind: error.kind });
+    if (apiTokenStateChannel.hasSubscribers) apiTokenStateChannel.publish({ state: 'refused', apiTokenFingerprint: print });
     return error;
   }
 
@@ -197,7 +206,14 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
       });
   }
 
-  async #issue(): Promise<string> {
+  #issue(): Promise<string> {
+    if (!apiTokenChannel.hasSubscribers) return this.#issuePlain(undefined);
+    const reason = this.#held !== undefined ? 'renewal' : this.#everHeld ? 'reissue' : 'initial';
+    const message: ApiTokenMessage = { reason };
+    return trace(apiTokenChannel, message, () => this.#issuePlain(message));
+  }
+
+  async #issuePlain(message: ApiTokenMessage | undefined): Promise<string> {
     const started = performance.now();
     const now = this.config.clock.now();
     const previous = this.#held;
@@ -205,7 +221,13 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
     try {
       issued = await requestApiToken(this.#http, this.config);
     } catch (error) {
-      throw this.#failed(error, started);
+      const failure = this.#failed(error, started);
+      if (message !== undefined) {
+        message.outcome = failure.kind === 'configuration' ? 'refused' : 'unavailable';
+        if (failure.code !== undefined) message.code = failure.code;
+        message.durationMs = performance.now() - started;
+      }
+      throw failure;
     }
     const { token, expiresInMs } = issued;
     const held = holdToken(token, fingerprint(token), now, expiresInMs, previous);
@@ -215,7 +237,14 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
     this.#held = held;
     if (this.#refusal?.key === undefined) this.#refusal = undefined;
     this.config.logger.info({ event: type, fingerprint: held.fingerprint, expiresAt: held.expiresAt }, `API token ${type}`);
-    this.emit('token', { type, fingerprint: held.fingerprint, expiresAt: held.expiresAt, durationMs: performance.now() - started });
+    this.#everHeld = true;
+    const durationMs = performance.now() - started;
+    this.emit('token', { type, fingerprint: held.fingerprint, expiresAt: held.expiresAt, durationMs });
+    const expiresInS = Math.floor((held.expiresAt - this.config.clock.now()) / 1000);
+    if (message !== undefined) Object.assign(message, { outcome: 'ok', apiTokenFingerprint: held.fingerprint, expiresInS, durationMs });
+    if (apiTokenStateChannel.hasSubscribers) {
+      apiTokenStateChannel.publish({ state: type === 'renewed' ? 'renewed' : 'held', apiTokenFingerprint: held.fingerprint, expiresInS });
+    }
     return token;
   }
 
@@ -227,7 +256,10 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
   #failed(error: unknown, started: number): PlatformError {
     const failure = isPlatformError(error) ? error : errorForTransportFault('network', 'E1');
     // 40105, 41002: no E1 call for a while (no storm).
-    if (failure.kind === 'configuration') this.#refuse(failure, undefined);
+    if (failure.kind === 'configuration') {
+      this.#refuse(failure, undefined);
+      if (apiTokenStateChannel.hasSubscribers) apiTokenStateChannel.publish({ state: 'refused' });
+    }
     const text = failure.kind === 'configuration' ? failure.message : `API token issuance failed: ${failure.message}`;
     this.reportFault(failure, { code: failure.code, endpoint: 'E1' }, this.config.logger, text);
     this.emit('token', {
