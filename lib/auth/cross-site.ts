@@ -23,7 +23,8 @@ function crossSite(): PlatformError {
 
 /**
  * Refuses a cross-site state-changing request that a browser authenticated
- * with the web token cookie on its own (CSRF). Safe methods pass. Otherwise
+ * with the web token cookie on its own (CSRF, and cross-site WebSocket
+ * hijacking: an upgrade counts as state-changing). Safe methods pass. Otherwise
  * `Sec-Fetch-Site: same-origin` or `none` passes; else the `Origin` must be
  * the request's own host or one of `allowedOrigins`; a browser's same-site or
  * cross-site request without an `Origin` is refused. A request with neither
@@ -31,7 +32,9 @@ function crossSite(): PlatformError {
  * other half of the defence.
  */
 export function assertSameSite(req: AuthRequest, allowedOrigins: ReadonlySet<string>): void {
-  if (SAFE_METHODS.has((req.method ?? 'GET').toUpperCase())) return;
+  // A WebSocket upgrade is a GET, but what follows is a two-way session: check it too.
+  const upgrade = header(req, 'upgrade');
+  if (SAFE_METHODS.has((req.method ?? 'GET').toUpperCase()) && (upgrade === undefined || upgrade.toLowerCase() !== 'websocket')) return;
   const site = header(req, 'sec-fetch-site');
   if (site === 'same-origin' || site === 'none') return;
   const origin = header(req, 'origin');

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { createAuthenticator } from '../../lib/auth/authenticate.js';
+import type { AuthRequest } from '../../lib/auth/types.js';
 import { EXPRESS_VERSIONS, buildApp, loadPassport, type GuardMode } from '../support/http-apps.js';
 import { FAKE_USER, fakeVerifier } from '../support/http-fake-verifier.js';
 
@@ -57,6 +58,28 @@ describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
       const res = await request(app).post('/api/me').set('Authorization', 'Bearer okTok').set('Origin', 'https://evil.example').set('Sec-Fetch-Site', 'cross-site');
       expect(res.status).toBe(200);
     });
+  });
+});
+
+describe('cookie tokens on a WebSocket upgrade (cross-site WebSocket hijacking)', () => {
+  const upgrade = (origin?: string): AuthRequest => ({
+    method: 'GET', url: '/ws',
+    headers: { host: 'game.example', upgrade: 'websocket', connection: 'Upgrade', cookie: 'SUAT=okWeb', ...(origin === undefined ? {} : { origin }) },
+  });
+
+  it.each<[string, string | undefined, number | 'ok']>([
+    ['another site', 'https://evil.example', 403],
+    ['the app itself', 'https://game.example', 'ok'],
+    ['an allowed origin', 'https://events.example.com', 'ok'],
+    ['a client that is not a browser (no Origin)', undefined, 'ok'],
+  ])('an upgrade from %s -> %s, through the callable and .token()', async (_name, origin, answer) => {
+    const client = fakeVerifier();
+    const authenticate = createAuthenticator({ client, tokenFrom: { cookie: 'SUAT' }, allowedOrigins: ['https://events.example.com'] });
+    for (const attempt of [() => authenticate(upgrade(origin)), () => authenticate.token('okWeb', { source: 'cookie', req: upgrade(origin) })]) {
+      if (answer === 'ok') await expect(attempt()).resolves.toMatchObject({ memberNo: FAKE_USER.memberNo });
+      else await expect(attempt()).rejects.toMatchObject({ status: 403, kind: 'cross_site', action: 'denied' });
+    }
+    expect(client.calls).toHaveLength(answer === 'ok' ? 2 : 0);
   });
 });
 
