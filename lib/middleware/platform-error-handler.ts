@@ -31,9 +31,12 @@ const MONOTONIC = { now: () => performance.now() };
  * Express error middleware rendering every authentication outcome with
  * `problemResponse`: an RFC 9457 `application/problem+json` body (`type`,
  * `title`, `status`, `action`, `code`, `detail`) with `WWW-Authenticate` on
- * 400/401, `Retry-After` on 503 and `Cache-Control: no-store`. It also renders
- * passport's `failWithError` errors, body-parser errors (400/413) and, as a
- * generic 500 without stack or message, anything else. Mount it last.
+ * 400/401 and on the 403 of a game's denial (`insufficient_scope`),
+ * `Retry-After` on 503 and `Cache-Control: no-store`. It also renders
+ * passport's `failWithError` errors (keeping every challenge passport wrote
+ * for a chain of strategies), body-parser errors (400/413) and, as a generic
+ * 500 without stack or message, anything else. Its logger is guarded: a
+ * throwing logger never keeps a request from its answer. Mount it last.
  *
  * @example
  * ```ts
