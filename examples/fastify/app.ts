@@ -1,12 +1,14 @@
 // A Fastify game backend protected by passport-game-platform/fastify.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger, PlatformClient } from '../../lib/index.js';
-import { fastifyGamePlatform } from '../../lib/fastify/index.js';
+import { fastifyGamePlatform, gamePlatformErrorHandler } from '../../lib/fastify/index.js';
 
 /** Builds the app without listening: `GET /healthz` (open) and `GET /api/me` (bearer). */
 export async function buildFastifyApp(client: PlatformClient, logger?: Logger): Promise<FastifyInstance> {
   const app = Fastify();
   await app.register(fastifyGamePlatform, { client, logger });
+  // PlatformErrors thrown by routes (a lookup during an outage) get the same problem answers.
+  app.setErrorHandler(gamePlatformErrorHandler({ logger }));
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/api/me', { preHandler: app.requireGameUser }, async (request) => ({
     member_no: request.user!.memberNo,

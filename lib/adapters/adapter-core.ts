@@ -2,14 +2,11 @@
 // built once from checked options, seen through the framework's request and
 // response. Failures are rendered by the core's `problemResponse`.
 import type { ServerResponse } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import { authenticatorFor } from '../auth/authenticate.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
 import type { AuthenticateOptions, AuthorizeUser, AuthRequest, MapUser } from '../auth/types.js';
-import { LogThrottle } from '../client/log-throttle.js';
-import { isPlatformError } from '../errors/index.js';
-import { SERVER_FAULT_LOG_WINDOW_MS } from '../middleware/platform-error-handler.js';
 import type { GameUser } from '../types.js';
+import { faultLogger } from './fault-log.js';
 import { authRequestOf, originalOf } from './request-view.js';
 
 /**
@@ -55,15 +52,9 @@ export function adapterCore<U extends object, R extends object>(options: Adapter
     authorize: (typeof authorize === 'function' ? (user, view) => authorize(user, originalOf<R>(view)) : authorize) as AuthorizeUser<U, AuthRequest> | undefined,
   }, owner);
   const core = authenticatorFor(resolved);
-  const throttle = new LogThrottle({ now: () => performance.now() }, SERVER_FAULT_LOG_WINDOW_MS);
   return Object.freeze({
     realm: core.realm,
-    logFault(err: unknown): void {
-      if (!isPlatformError(err) || !err.isServerFault || !throttle.allow(`${err.kind}:${err.code ?? ''}`)) return;
-      const fields = { kind: err.kind, code: err.code, status: err.status };
-      if (err.kind === 'configuration') resolved.logger.error(fields, err.message);
-      else resolved.logger.warn(fields, err.message);
-    },
+    logFault: faultLogger(resolved.logger),
     authenticate(req: R, res?: object): Promise<GameUser & U> {
       const out = serverResponseOf(res);
       if (out === undefined) return core(authRequestOf(req));

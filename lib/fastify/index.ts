@@ -5,3 +5,5 @@
  */
 export { fastifyGamePlatform } from './plugin.js';
 export type { FastifyGamePlatformOptions, FastifyGameUser } from './plugin.js';
+export { gamePlatformErrorHandler } from './error-handler.js';
+export type { FastifyErrorHandler, GamePlatformErrorHandlerOptions } from './error-handler.js';

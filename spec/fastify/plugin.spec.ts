@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import type { PlatformClient } from '../../lib/client/index.js';
 import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
-import { fastifyGamePlatform } from '../../lib/fastify/index.js';
+import { fastifyGamePlatform, gamePlatformErrorHandler } from '../../lib/fastify/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
 import { memoryLogger } from '../support/http-apps.js';
 import { emulatorClients } from '../support/http-emulator-client.js';
@@ -65,6 +65,33 @@ describe('fastifyGamePlatform', () => {
       expect(logger.lines.filter((l) => l.level === 'warn')).toEqual([
         { level: 'warn', obj: { kind: 'platform_unavailable', code: 50000, status: 503 }, msg: expect.stringContaining('50000') },
       ]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('renders a PlatformError a route throws with gamePlatformErrorHandler, and leaves other errors to Fastify', async () => {
+    const app = Fastify();
+    const client = clients.create();
+    const logger = memoryLogger();
+    app.setErrorHandler(gamePlatformErrorHandler({ logger }));
+    app.get('/members/:memberNo', async (request) => client.lookupMember({ memberNo: (request.params as { memberNo: string }).memberNo }));
+    app.get('/boom', async () => {
+      throw new Error('not ours');
+    });
+    const get = await listen(app);
+    try {
+      fixture.emulator.injectFault({ type: 'drop', endpoint: 'E3', count: -1 });
+      const down = await get(`/members/${DEFAULT_MEMBERS.player}`);
+      expect(down.status).toBe(503);
+      expect(down.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+      expect(down.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(down.headers.get('cache-control')).toBe('no-store');
+      expect(await down.json()).toMatchObject({ status: 503, action: 'retry_later' });
+      expect(logger.lines.map((l) => l.level)).toEqual(['warn']);
+      const boom = await get('/boom');
+      expect(boom.status).toBe(500);
+      expect(boom.headers.get('content-type')).toMatch(/^application\/json/);
     } finally {
       await app.close();
     }
