@@ -1,5 +1,6 @@
 import type { PlatformClient } from '../lib/index.js';
 import type { Logger } from '../lib/types.js';
+import { createRealtime, type Realtime } from './realtime.js';
 
 /** What {@link createApp} needs. */
 export interface AppConfig {
@@ -21,6 +22,12 @@ export interface AppConfig {
   logger?: Logger;
   /** `/healthz` answers 503 until this returns true (the server's start-up is done); default: ready. */
   isReady?: () => boolean;
+  /** Live connections (Socket.IO and `/ws`); default: a registry built from the options below. */
+  realtime?: Realtime;
+  /** `REVERIFY_INTERVAL_MS`: how often live connections' tokens are verified again; default 300000. */
+  reverifyIntervalMs?: number;
+  /** `REVERIFY_GRACE_MS`: how long an outage may keep connections unverified; default 900000. */
+  reverifyGraceMs?: number;
 }
 
 /** {@link AppConfig} with defaults filled in. */
@@ -34,6 +41,7 @@ export interface ResolvedAppConfig {
   realm: string | undefined;
   logger: Logger | undefined;
   isReady: () => boolean;
+  realtime: Realtime;
 }
 
 export function resolveAppConfig(config: AppConfig): ResolvedAppConfig {
@@ -44,15 +52,24 @@ export function resolveAppConfig(config: AppConfig): ResolvedAppConfig {
   if (admins === undefined || (typeof admins !== 'object')) {
     throw new TypeError('createApp: config.adminMemberNos must be a Set or an array of member_no strings');
   }
+  const webCookieName = config.webCookieName ?? 'SUAT';
   return {
     client: config.client,
     adminMemberNos: new Set(admins),
-    webCookieName: config.webCookieName ?? 'SUAT',
+    webCookieName,
     webLoginUrl: config.webLoginUrl ?? null,
     webLogoutUrl: config.webLogoutUrl ?? null,
     gameId: config.gameId ?? config.client.config.gameId,
     realm: config.realm,
     logger: config.logger,
     isReady: config.isReady ?? (() => true),
+    realtime: config.realtime ?? createRealtime({
+      client: config.client,
+      webCookieName,
+      realm: config.realm,
+      logger: config.logger,
+      reverifyIntervalMs: config.reverifyIntervalMs,
+      reverifyGraceMs: config.reverifyGraceMs,
+    }),
   };
 }

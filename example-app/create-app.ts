@@ -7,6 +7,7 @@ import { adminMemberRoutes } from './routes/admin-members.js';
 import { eventRoutes } from './routes/event.js';
 import { healthRoutes } from './routes/health.js';
 import { meRoutes } from './routes/me.js';
+import { sessionRoutes } from './routes/sessions.js';
 
 export type { AppConfig } from './app-config.js';
 
@@ -24,8 +25,11 @@ const dropRawBodyFromParseErrors: ErrorRequestHandler = (err, _req, _res, next) 
 
 /**
  * The example game backend as an Express app, not listening (`server.ts`
- * listens). Routes: `GET /healthz`, `GET /api/me`, `GET /admin/members`,
+ * listens). Routes: `GET /healthz`, `GET /api/me`, `POST /api/logout`,
+ * `GET /admin/members`, `POST /admin/members/<member_no>/disconnect`,
  * `GET /event`, `GET /api/event/me`; every failure is a problem+json body.
+ * `app.locals.realtime` is the live-connection registry that
+ * `attachRealtime(server, app.locals.realtime)` serves over Socket.IO and `/ws`.
  *
  * @example
  * ```ts
@@ -37,6 +41,8 @@ export function createApp(config: AppConfig): Express {
   const resolved = resolveAppConfig(config);
   const app = express();
   app.disable('x-powered-by');
+  // server.ts attaches Socket.IO and /ws to the same registry (attachRealtime).
+  app.locals.realtime = resolved.realtime;
   // No route takes a body; parsing one anyway turns a malformed or huge body
   // into 400/413 problem+json, and lets the auth layer see (and refuse) a
   // form-body token.
@@ -45,6 +51,7 @@ export function createApp(config: AppConfig): Express {
   app.use(dropRawBodyFromParseErrors);
   app.use(healthRoutes(resolved.isReady));
   app.use(meRoutes(resolved));
+  app.use(sessionRoutes(resolved));
   app.use(adminMemberRoutes(resolved));
   app.use(eventRoutes(resolved));
   app.use((_req, _res, next) => {

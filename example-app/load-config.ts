@@ -1,4 +1,5 @@
 import { LIVE_BASE_URL, SANDBOX_BASE_URL } from '../lib/index.js';
+import { DEFAULT_REVERIFY_GRACE_MS, DEFAULT_REVERIFY_INTERVAL_MS } from '../lib/realtime/index.js';
 
 /**
  * The example app's settings, read from environment variables (CONTRACT 3).
@@ -25,6 +26,10 @@ export interface AppSettings {
   /** The platform's web login / logout pages, when known (`WEB_LOGIN_URL`, `WEB_LOGOUT_URL`). */
   webLoginUrl: string | null;
   webLogoutUrl: string | null;
+  /** `REVERIFY_INTERVAL_MS`: live connections' tokens are verified again this often (0: never). */
+  reverifyIntervalMs: number;
+  /** `REVERIFY_GRACE_MS`: a platform outage ends connections only after this long without a success. */
+  reverifyGraceMs: number;
 }
 
 export const DEFAULT_PORT = 3000;
@@ -61,6 +66,15 @@ export function parseAdminMemberNos(raw: string | undefined): string[] | null {
     }
   }
   return [...new Set(entries)];
+}
+
+/** Parses a duration variable in ms (a whole number up to 2147483647, the longest timer). */
+export function parseMs(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647) {
+    throw new Error(`${name} must be a whole number of milliseconds from 0 to 2147483647, got "${raw}".`);
+  }
+  return Number(raw);
 }
 
 function parseUrl(name: string, raw: string): string {
@@ -129,5 +143,7 @@ export function loadConfig(env: Env): AppSettings {
     webCookieName: cookieName,
     webLoginUrl: webLoginUrl === undefined ? null : parseUrl('WEB_LOGIN_URL', webLoginUrl),
     webLogoutUrl: webLogoutUrl === undefined ? null : parseUrl('WEB_LOGOUT_URL', webLogoutUrl),
+    reverifyIntervalMs: parseMs('REVERIFY_INTERVAL_MS', read(env, 'REVERIFY_INTERVAL_MS'), DEFAULT_REVERIFY_INTERVAL_MS),
+    reverifyGraceMs: parseMs('REVERIFY_GRACE_MS', read(env, 'REVERIFY_GRACE_MS'), DEFAULT_REVERIFY_GRACE_MS),
   };
 }

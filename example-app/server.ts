@@ -11,6 +11,7 @@ import { demoMembers, startDemoPlatform } from './demo-platform.js';
 import { loadConfig } from './load-config.js';
 import type { AppSettings, PlatformSettings } from './load-config.js';
 import { quickStartText } from './quick-start.js';
+import { attachRealtime, type AttachedRealtime, type Realtime } from './realtime.js';
 import { warmUp } from './warm-up.js';
 
 const logger = consoleLogger();
@@ -77,8 +78,12 @@ async function main(): Promise<void> {
     webLogoutUrl: demo ? `${demo.emulator.url}/_emulator/web/logout` : settings.webLogoutUrl,
     logger,
     isReady: () => ready,
+    reverifyIntervalMs: settings.reverifyIntervalMs,
+    reverifyGraceMs: settings.reverifyGraceMs,
   });
   const server = createServer(app);
+  // Socket.IO (/socket.io/) and WebSocket (/ws) on the API's own port.
+  const realtime = attachRealtime(server, app.locals.realtime as Realtime);
   // The emulator's cookie reaches the app only on the same host name: loopback
   // in emulator mode; every interface when a real platform is configured.
   let port: number;
@@ -92,7 +97,7 @@ async function main(): Promise<void> {
     if (code === 'EACCES') fail(`port ${settings.port} needs privileges: set PORT to a port above 1023.`);
     fail(`cannot listen on port ${settings.port}: ${(err as Error).message}`);
   }
-  installShutdown(server, client, demo?.emulator ?? null);
+  installShutdown(server, client, demo?.emulator ?? null, realtime);
   const appUrl = `http://127.0.0.1:${port}`;
   out(`passport-game-platform example app on ${appUrl}`);
   if (!demo) out(`Platform: ${client.config.baseUrl} (game ${client.config.gameId})`);
@@ -105,7 +110,7 @@ async function main(): Promise<void> {
   out(`Ready: ${appUrl} (Ctrl+C to stop)`);
 }
 
-function installShutdown(server: Server, client: PlatformClient, emulator: Emulator | null): void {
+function installShutdown(server: Server, client: PlatformClient, emulator: Emulator | null, realtime: AttachedRealtime): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) process.exit(1);
@@ -119,6 +124,8 @@ function installShutdown(server: Server, client: PlatformClient, emulator: Emula
       void (emulator?.close() ?? Promise.resolve()).then(() => process.exit(0));
     });
     server.closeIdleConnections();
+    // Live connections hear session:ended shutdown (ws: 1001) and reconnect elsewhere.
+    realtime.closeAll('shutdown');
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

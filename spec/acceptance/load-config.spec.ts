@@ -9,7 +9,14 @@ describe('loadConfig (example app environment)', () => {
       webCookieName: 'SUAT',
       webLoginUrl: null,
       webLogoutUrl: null,
+      reverifyIntervalMs: 300_000,
+      reverifyGraceMs: 900_000,
     });
+  });
+
+  it('reads REVERIFY_INTERVAL_MS and REVERIFY_GRACE_MS, and names a bad one', () => {
+    expect(loadConfig({ REVERIFY_INTERVAL_MS: '60000', REVERIFY_GRACE_MS: '0' })).toMatchObject({ reverifyIntervalMs: 60_000, reverifyGraceMs: 0 });
+    expect(() => loadConfig({ REVERIFY_INTERVAL_MS: '5m' })).toThrow('REVERIFY_INTERVAL_MS must be a whole number of milliseconds from 0 to 2147483647, got "5m".');
   });
 
   it('reads a configured platform', () => {

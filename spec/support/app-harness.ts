@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createApp } from '../../example-app/create-app.js';
 import type { AppConfig } from '../../example-app/create-app.js';
+import { attachRealtime, type AttachedRealtime, type Realtime } from '../../example-app/realtime.js';
 import { DEFAULT_MEMBERS, startEmulator } from '../../lib/emulator/index.js';
 import type { Emulator, EmulatorOptions } from '../../lib/emulator/index.js';
 import { PlatformClient } from '../../lib/index.js';
@@ -95,5 +96,25 @@ export async function listenOnLoopback(app: Express): Promise<{ url: string; clo
       server.close(() => resolve());
       server.closeAllConnections();
     }),
+  };
+}
+
+/** {@link listenOnLoopback} plus Socket.IO and `/ws` on the same port (as `npm start` serves them). */
+export async function listenWithRealtime(app: Express): Promise<{ url: string; realtime: AttachedRealtime; close(): Promise<void> }> {
+  const server = createServer(app);
+  const realtime = attachRealtime(server, app.locals.realtime as Realtime);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    realtime,
+    close: async () => {
+      realtime.closeAll('shutdown');
+      await new Promise<void>((resolve) => realtime.io.close(() => resolve()));
+      server.closeAllConnections();
+    },
   };
 }
