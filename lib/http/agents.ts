@@ -18,7 +18,10 @@ export function createAgents(maxSockets: number): Agents {
     // Every socket a burst opened may stay for the next one: a smaller free
     // pool closes sockets under steady load only to open new ones.
     maxFreeSockets: maxSockets,
-    scheduling: 'lifo' as const,
+    // FIFO hands out the socket idle the longest, so under steady load every
+    // pooled socket keeps being used and none reaches the idle timeout only to
+    // be reopened at the next peak (LIFO left the bottom of the pool idle).
+    scheduling: 'fifo' as const,
   };
   return { httpAgent: new http.Agent(options), httpsAgent: new https.Agent(options) };
 }
