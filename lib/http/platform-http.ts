@@ -67,6 +67,10 @@ interface Call {
   readonly stats: CallStats;
   retries: number;
   resetRetried: boolean;
+  /** Holds a slot of the limiter. */
+  admitted: boolean;
+  /** The caller's signal aborted: no further attempt is made for it. */
+  callerGone: boolean;
 }
 
 function pause(ms: number, signal: DeadlineSignal): Promise<void> {
@@ -140,13 +144,21 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
     const start = performance.now();
     const deadline = Math.min(req.deadline ?? Infinity, start + this.config.totalTimeoutMs);
     const signal = new DeadlineSignal(deadline - start);
-    const unfollow = req.signal === undefined ? undefined : signal.follow(req.signal, 'caller');
+    const call: Call = { endpoint: req.endpoint, signal, deadline, stats, retries: 0, resetRetried: false, admitted: false, callerGone: false };
+    // The caller went away: a queued call leaves the queue at once. One in flight is stopped only
+    // when other calls wait for its slot; otherwise its exchange completes (nobody reads the answer)
+    // and its keep-alive connection stays in the pool instead of being destroyed.
+    const onCallerGone = (): void => {
+      call.callerGone = true;
+      if (!call.admitted || this.#limiter.queued > 0) signal.abort('caller');
+    };
+    req.signal?.addEventListener('abort', onCallerGone, { once: true });
     this.#running.add(signal);
     try {
       await this.#limiter.acquire(signal, req.endpoint, () => this.#ended(signal, req.endpoint, undefined)
         ?? errorForTransportFault('timeout', req.endpoint, 'waited too long for a free connection slot'));
+      call.admitted = true;
       const budgetAtSend = deadline - performance.now();
-      const call: Call = { endpoint: req.endpoint, signal, deadline, stats, retries: 0, resetRetried: false };
       try {
         const { reply, failure } = await this.#send(req, call);
         if (reply !== undefined) {
@@ -167,7 +179,7 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
     } catch (error) {
       throw this.#ended(signal, req.endpoint, error);
     } finally {
-      unfollow?.();
+      req.signal?.removeEventListener('abort', onCallerGone);
       signal.dispose();
       this.#running.delete(signal);
       if (this.#running.size === 0) this.#settled?.();
@@ -262,7 +274,7 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
 
   /** The wait before the next attempt, or `undefined` for none (trap 4: what is retried, said explicitly). */
   #retryDelay(attempt: Attempt, call: Call): number | undefined {
-    if (call.signal.aborted) return undefined;
+    if (call.signal.aborted || call.callerGone) return undefined;
     const { retries, retryBaseDelayMs, retryMaxDelayMs, logger } = this.config;
     // Trap 11: a reused keep-alive socket closed by the server under us is
     // retried once at once, on top of (and even without) ordinary retries.

@@ -57,3 +57,31 @@ describe('PlatformClient.close()', () => {
     expect(client.load).toMatchObject({ active: 0, queued: 0 });
   });
 });
+
+describe('a caller that hangs up', () => {
+  it('is answered at once; with nobody else waiting, its exchange completes and the connection is kept', async () => {
+    const { startRawServer, sendJsonText } = await import('../support/client-raw-server.js');
+    const server = await startRawServer((req, res) => {
+      if (req.url.startsWith('/auth/')) sendJsonText(res, 200, '{"code":0,"response_data":{"access_token":"api-token"}}');
+      else setTimeout(() => sendJsonText(res, 200, '{"code":0,"value":{"member_no":1}}'), 100);
+    });
+    const client = new PlatformClient({ baseUrl: server.url, clientId: 'c', clientSecret: 's', gameId: 'g' });
+    try {
+      await client.provider.getToken();
+      const controller = new AbortController();
+      const pending = rejectionOf(() => client.verifyUserToken('token-one', { signal: controller.signal }));
+      while (server.requests.length < 2) await new Promise((resolve) => setImmediate(resolve));
+      controller.abort();
+      const started = performance.now();
+      expectPlatformError(await pending, 'platform_unavailable', 503);
+      expect(performance.now() - started).toBeLessThan(50);
+      while (client.load.active > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await client.verifyUserToken('token-two')).toEqual({ memberNo: '1', guid: null });
+      // E1, the abandoned E2 and the next E2 all went over one keep-alive connection.
+      expect([server.requests.length, server.connections()]).toEqual([3, 1]);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
