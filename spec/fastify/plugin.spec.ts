@@ -97,6 +97,27 @@ describe('fastifyGamePlatform', () => {
     }
   });
 
+  it('reads the web token cookie and refuses a cross-site POST authenticated by it', async () => {
+    const app = Fastify();
+    await app.register(fastifyGamePlatform, { client: clients.create(), tokenFrom: { cookie: 'SUAT' } });
+    app.get('/event/me', { preHandler: app.requireGameUser }, async (request) => ({ member_no: request.user!.memberNo }));
+    app.post('/event/vote', { preHandler: app.requireGameUser }, async () => ({ ok: true }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    try {
+      const cookie = `SUAT=${fixture.emulator.issueWebToken(DEFAULT_MEMBERS.player)}`;
+      const me = await fetch(`${base}/event/me`, { headers: { cookie } });
+      expect(await me.json()).toEqual({ member_no: DEFAULT_MEMBERS.player });
+      const sameSite = await fetch(`${base}/event/vote`, { method: 'POST', headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+      expect(sameSite.status).toBe(200);
+      const crossSite = await fetch(`${base}/event/vote`, { method: 'POST', headers: { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } });
+      expect(crossSite.status).toBe(403);
+      expect(await crossSite.json()).toMatchObject({ status: 403, action: 'denied', type: expect.stringContaining('cross_site') });
+    } finally {
+      await app.close();
+    }
+  });
+
   it('works as an onRequest hook, leaves request.user unset on open routes, needs no session', async () => {
     const app = Fastify();
     await app.register(fastifyGamePlatform, { client: clients.create() });
