@@ -1,43 +1,19 @@
-// The public surface of passport-game-platform. Named exports only; the
-// emulator is a separate subpath (`passport-game-platform/emulator`).
+// The public surface of passport-game-platform: what an application calls, nothing more.
+// Named exports only. Frameworks and tools live in subpaths so an Express app never loads them:
+// `/emulator` (the platform emulator), `/testkit` (simulated game clients for tests),
+// `/ws`, `/socket.io`, `/nest`, `/fastify`. Internals are imported by path inside this repository;
+// spec/package/root-exports.spec.ts pins this list.
 
-export {
-  PlatformError,
-  isPlatformError,
-  PlatformCode,
-  DEFAULT_RETRY_AFTER_SECONDS,
-  errorForPlatformCode,
-  errorForTransportFault,
-  errorForRefusalOnOurSide,
-  isApiTokenRejection,
-  isTransientCode,
-  missingCredentials,
-  invalidRequest,
-  malformedToken,
-  challengeFor,
-  DEFAULT_REALM,
-} from './errors/index.js';
-export type {
-  ErrorKind, ClientAction, PlatformErrorInit, PlatformEndpoint, TransportFault,
-} from './errors/index.js';
+// Errors: one class, one guard, the platform's codes.
+export { PlatformError, isPlatformError, PlatformCode } from './errors/index.js';
+export type { ErrorKind, ClientAction, PlatformEndpoint } from './errors/index.js';
 
 export type { GameUser, Logger, Clock } from './types.js';
 
+// Configuration: from options or from the environment (with where each value came from).
 export {
   LIVE_BASE_URL,
   SANDBOX_BASE_URL,
-  DEFAULT_TIMEOUT_MS,
-  DEFAULT_TOTAL_TIMEOUT_MS,
-  DEFAULT_RETRIES,
-  DEFAULT_RETRY_BASE_DELAY_MS,
-  DEFAULT_RETRY_MAX_DELAY_MS,
-  DEFAULT_MAX_CONCURRENT_CALLS,
-  DEFAULT_MAX_QUEUED_CALLS,
-  DEFAULT_CACHE_MAX_ENTRIES,
-  MAX_CACHE_TTL_MS,
-  MAX_TOKEN_LENGTH,
-  DEFAULT_CIRCUIT_FAILURE_THRESHOLD,
-  DEFAULT_CIRCUIT_OPEN_MS,
   resolvePlatformConfig,
   fromEnv,
   fingerprint,
@@ -46,31 +22,18 @@ export {
 export type {
   CircuitBreakerOptions, PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig, ResultCacheOptions,
 } from './config/index.js';
+export type { CircuitState, CircuitEvent } from './http/index.js';
 
-export { PlatformHttp, KEEP_ALIVE_IDLE_MS, isCircuitOpenError } from './http/index.js';
-export type { HttpLoad, CircuitState, CircuitEvent } from './http/index.js';
-
-export {
-  ApiTokenProvider,
-  DEFAULT_API_TOKEN_LIFETIME_MS,
-  RENEW_REMAINING_FRACTION,
-  RENEWAL_RETRY_MS,
-  RENEWAL_RETRY_MAX_MS,
-  CONFIGURATION_BACKOFF_MS,
-} from './provider/index.js';
-export type { ApiTokenProviderDeps, GetTokenOptions, TokenEvent, ProviderState } from './provider/index.js';
-
-export { PlatformClient, INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS } from './client/index.js';
+// The platform: the shared API-token owner (E1) and the client (E2, E3, web tokens).
+export { ApiTokenProvider } from './provider/index.js';
+export type { TokenEvent } from './provider/index.js';
+export { PlatformClient } from './client/index.js';
 export type {
   PlatformClientOptions, CallEvent, MemberQuery, ProbeEvent, ProbeOutcome, ClientHealth, HealthExtras, StoreHealth,
 } from './client/index.js';
 
-export {
-  extractBearerToken,
-  createAuthenticator,
-  authenticateRequest,
-  accessDenied,
-} from './auth/index.js';
+// The framework-free core every adapter is built on.
+export { createAuthenticator, extractBearerToken, accessDenied } from './auth/index.js';
 export type {
   AuthRequest,
   AuthenticateOptions,
@@ -87,6 +50,7 @@ export type {
   VerifyCallOptions,
 } from './auth/index.js';
 
+// Passport and Express adapters; the one problem renderer.
 export { PlatformBearerStrategy } from './strategy/index.js';
 export type {
   PlatformBearerStrategyOptions,
@@ -96,15 +60,7 @@ export type {
   VerifyCallbackWithRequest,
 } from './strategy/index.js';
 
-export {
-  requireGameUser,
-  platformErrorHandler,
-  problemResponse,
-  problemBody,
-  problemFor,
-  sendProblem,
-  PROBLEM_TYPE_PREFIX,
-} from './middleware/index.js';
+export { requireGameUser, platformErrorHandler, problemResponse, sendProblem } from './middleware/index.js';
 export type {
   RequireGameUserOptions,
   PlatformErrorHandlerOptions,

@@ -1,4 +1,4 @@
-import { DEFAULT_TIMEOUT_MS } from '../index.js';
+import { DEFAULT_TIMEOUT_MS } from '../config/index.js';
 import type { FlagSpec, ParsedArgs } from './args.js';
 import { booleanFlag, stringFlag } from './args.js';
 import type { CliIo } from './io.js';

@@ -27,7 +27,3 @@ export type {
   RequestLogEntry,
   TokenPair,
 } from './types.js';
-export { SimulatedClient, SDK_RENEWAL_FRACTION } from './simulated-client.js';
-export type { SimulatedClientOptions, SimulatedClock } from './simulated-client.js';
-export { PcSdkSimulator, PcSdkResult, PcSdkResultCode, PC_SDK_TOKEN_BUFFER_LENGTH } from './pc-sdk-simulator.js';
-export type { PcSdkSimulatorOptions, PcSdkResultCodeValue } from './pc-sdk-simulator.js';

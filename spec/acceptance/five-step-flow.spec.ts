@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { SimulatedClient } from '../../lib/emulator/index.js';
+import { SimulatedClient } from '../../lib/testkit/index.js';
 import { APP_DEMO, startAppHarness } from '../support/app-harness.js';
 import type { AppHarness } from '../support/app-harness.js';
 

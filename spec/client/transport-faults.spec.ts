@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_RETRY_AFTER_SECONDS, PlatformClient } from '../../lib/index.js';
+import { PlatformClient } from '../../lib/index.js';
+import { DEFAULT_RETRY_AFTER_SECONDS } from '../../lib/errors/index.js';
 import type { Emulator, FaultSpec } from '../../lib/emulator/index.js';
 import { DEMO, configFor, recordEvents, rejectionOf, startTestEmulator } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';

@@ -1,4 +1,5 @@
-import { ApiTokenProvider, CONFIGURATION_BACKOFF_MS } from '../../lib/index.js';
+import { ApiTokenProvider } from '../../lib/index.js';
+import { CONFIGURATION_BACKOFF_MS } from '../../lib/provider/index.js';
 import type { PlatformConfig, TokenEvent } from '../../lib/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { captureLogger, configFor, rejectionOf, startTestEmulator } from '../support/client-harness.js';

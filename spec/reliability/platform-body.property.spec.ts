@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { errorForPlatformCode, isPlatformError, PlatformClient } from '../../lib/index.js';
+import { isPlatformError, PlatformClient } from '../../lib/index.js';
+import { errorForPlatformCode } from '../../lib/errors/index.js';
 import { BadBody, parsePlatformBody } from '../../lib/http/index.js';
 import { DEMO } from '../support/client-harness.js';
 import { sendJsonText, startRawServer } from '../support/client-raw-server.js';

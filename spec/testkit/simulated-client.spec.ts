@@ -1,4 +1,5 @@
-import { DEFAULT_MEMBERS, PC_SDK_TOKEN_BUFFER_LENGTH, PcSdkResultCode, PcSdkSimulator, SimulatedClient, startEmulator } from '../../lib/emulator/index.js';
+import { DEFAULT_MEMBERS, startEmulator } from '../../lib/emulator/index.js';
+import { PC_SDK_TOKEN_BUFFER_LENGTH, PcSdkResultCode, PcSdkSimulator, SimulatedClient } from '../../lib/testkit/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { PlatformClient, isPlatformError } from '../../lib/index.js';
 

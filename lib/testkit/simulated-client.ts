@@ -1,4 +1,4 @@
-import type { TokenPair } from './types.js';
+import type { TokenPair } from '../emulator/types.js';
 
 /** Fraction of a user token's lifetime after which the SDK renews it (spec, Limits). */
 export const SDK_RENEWAL_FRACTION = 0.8;
