@@ -11,17 +11,31 @@ const blankRun = fc.tuple(fc.constantFrom(' ', '\t', ' \t'), fc.integer({ min: 8
 const word = fc.constantFrom('', 'Bearer', 'bearer', 'Basic', 'x', 'tok', 'a,b', '!', 'Bearer tok', '=');
 const value = fc.array(fc.oneof(word, blankRun), { minLength: 1, maxLength: 5 }).map((parts) => parts.join(''));
 
+// The fastest of three runs: a loaded machine can pause any one run, but a
+// quadratic parser is slow every time.
 function timed<T>(fn: () => T): { ms: number; result: T | PlatformError } {
-  const start = performance.now();
-  let result: T | PlatformError;
-  try {
-    result = fn();
-  } catch (err) {
-    if (!(err instanceof PlatformError)) throw err;
-    result = err;
+  let ms = Infinity;
+  let result: T | PlatformError | undefined;
+  for (let i = 0; i < 3; i += 1) {
+    const start = performance.now();
+    try {
+      result = fn();
+    } catch (err) {
+      if (!(err instanceof PlatformError)) throw err;
+      result = err;
+    }
+    ms = Math.min(ms, performance.now() - start);
   }
-  return { ms: performance.now() - start, result };
+  return { ms, result: result! };
 }
+
+// Compiled and warm before anything is timed.
+beforeAll(() => {
+  for (let i = 0; i < 50; i += 1) {
+    timed(() => parseAuthorization(`Bearer ${' '.repeat(100)}x`));
+    timed(() => authorizationCredential(`Bearer x${' '.repeat(100)}y`));
+  }
+});
 
 describe('header parsers under long whitespace runs', () => {
   it('parseAuthorization stays linear and keeps its answers', () => {

@@ -28,15 +28,24 @@ const HOSTILE: RawSpec[] = [
   { method: 'POST', lines: ['Content-Type: application/x-www-form-urlencoded'], body: `access_token=${'%20'.repeat(RUN / 3)}x` },
 ];
 
+const BOUND_MS = 400;
+
+// The worst event-loop delay while `work` runs. A loaded machine can pause the
+// process in any one attempt, so up to three attempts are made and the best
+// is kept; a quadratic parser blocks for longer than the bound every time.
 async function maxDelayMsWhile(work: () => Promise<unknown>): Promise<number> {
-  const histogram = monitorEventLoopDelay({ resolution: 5 });
-  histogram.enable();
-  try {
-    await work();
-  } finally {
-    histogram.disable();
+  let best = Infinity;
+  for (let attempt = 0; attempt < 3 && best >= BOUND_MS; attempt += 1) {
+    const histogram = monitorEventLoopDelay({ resolution: 5 });
+    histogram.enable();
+    try {
+      await work();
+    } finally {
+      histogram.disable();
+    }
+    best = Math.min(best, histogram.max / 1e6);
   }
-  return histogram.max / 1e6;
+  return best;
 }
 
 describe('every request parser runs in linear time (the event loop stays responsive)', () => {
@@ -49,7 +58,7 @@ describe('every request parser runs in linear time (the event loop stays respons
         statuses = (await Promise.all([...HOSTILE, ...HOSTILE].map((spec) => sendRaw(server.port, spec)))).map((r) => r.status);
       });
       expect(statuses.filter((s) => ![200, 400, 401].includes(s))).toEqual([]);
-      expect(maxMs).toBeLessThan(400);
+      expect(maxMs).toBeLessThan(BOUND_MS);
     } finally {
       await server.close();
     }
@@ -69,7 +78,7 @@ describe('every request parser runs in linear time (the event loop stays respons
         { method: 'GET', path: '/member/v3.0/demo-game?search_type=guid&value=1', lines: [`Authorization: ${' '.repeat(RUN)}Bearer x ${' '.repeat(100)}`] },
       ];
       const maxMs = await maxDelayMsWhile(() => Promise.all([...specs, ...specs].map((spec) => sendRaw(port, spec))));
-      expect(maxMs).toBeLessThan(400);
+      expect(maxMs).toBeLessThan(BOUND_MS);
     });
   });
 });
