@@ -61,9 +61,16 @@ const ACTIONS: Record<string, Action> = {
   }),
 };
 
+/** `application/json`, with or without parameters (`; charset=utf-8`). */
+function isJson(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const semi = contentType.indexOf(';');
+  return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase() === 'application/json';
+}
+
 /**
  * The test-control API under `/_emulator/` (never part of the real platform). Bad input: HTTP 400
- * `{"error": "..."}`; unknown route: 404.
+ * `{"error": "..."}`; unknown route: 404; a POST whose body is not `application/json`: 415.
  */
 export async function handleControl(x: Exchange, ctx: EmulatorContext): Promise<void> {
   const key = `${x.req.method ?? 'GET'} ${x.url.pathname}`;
@@ -72,6 +79,8 @@ export async function handleControl(x: Exchange, ctx: EmulatorContext): Promise<
   if (!action) return sendJson(x, 404, { error: `no control route ${key}` });
   let body: Body = {};
   if (x.req.method === 'POST') {
+    // JSON only: a cross-site page can send text/plain or a form without a preflight, not JSON.
+    if (!isJson(x.req.headers['content-type'])) return sendJson(x, 415, { error: 'control routes take application/json' });
     const parsed = parseJsonObject(text);
     if (!parsed) return sendJson(x, 400, { error: text === null ? 'body is too large' : 'body must be a JSON object' });
     body = plainObject(parsed) as Body;

@@ -13,6 +13,23 @@ function cookieValue(header: string | undefined, name: string): string | null {
   return null;
 }
 
+/**
+ * A browser says where a form post comes from: `Sec-Fetch-Site` and `Origin`. Refuse a post from
+ * another site (any site could otherwise log the browser in as a member of its choice); tools
+ * that send neither header (curl, tests) pass.
+ */
+function sameOrigin(x: Exchange): boolean {
+  const site = x.req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
+  const origin = x.req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === (x.req.headers.host ?? '').toLowerCase();
+  } catch {
+    return false; // "null" (sandboxed frames, privacy-sensitive redirects) or garbage
+  }
+}
+
 function fail(x: Exchange, status: number, message: string): void {
   sendHtml(x, status, errorPage(message), PAGE_HEADERS);
 }
@@ -21,7 +38,8 @@ function fail(x: Exchange, status: number, message: string): void {
  * Browser login page for web (cookie) tokens:
  * - `GET /_emulator/web/login?redirect_url=&game_id=`: the member picker.
  * - `POST /_emulator/web/login` (form `member_no`, `redirect_url`): sets the web token cookie
- *   (`Path=/; HttpOnly; SameSite=Lax`) and answers 302 to `redirect_url`.
+ *   (`Path=/; HttpOnly; SameSite=Lax`) and answers 302 to `redirect_url`; a post from another
+ *   origin (`Origin`, `Sec-Fetch-Site: cross-site`) is refused with 403.
  * - `GET /_emulator/web/logout?redirect_url=`: revokes the cookie's token, clears the cookie, 302.
  */
 export async function handleLoginPage(x: Exchange, ctx: EmulatorContext): Promise<void> {
@@ -36,6 +54,7 @@ export async function handleLoginPage(x: Exchange, ctx: EmulatorContext): Promis
     return sendHtml(x, 200, loginPage(ctx.seed.members, gameId, target), PAGE_HEADERS);
   }
   if (route === 'POST /_emulator/web/login') {
+    if (!sameOrigin(x)) return fail(x, 403, 'the login form must be posted from the emulator\'s own page');
     const form = new URLSearchParams(text ?? '');
     const target = safeRedirectUrl(form.get('redirect_url'), options);
     if (!target) return fail(x, 400, REDIRECT_RULE);
