@@ -1,0 +1,113 @@
+import '../support/msgpackr-js-only.js';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Room, Server, type AuthContext, type Client } from '@colyseus/core';
+import { WebSocketTransport } from '@colyseus/ws-transport';
+import { Client as ColyseusClient, type Room as ClientRoom } from 'colyseus.js';
+import { createAuthenticator } from '../../lib/auth/index.js';
+import { gamePlatformRoomAuth } from '../../lib/colyseus/index.js';
+import type { Emulator } from '../../lib/emulator/index.js';
+import { PlatformClient } from '../../lib/index.js';
+import { SessionRegistry } from '../../lib/realtime/index.js';
+import { configFor, DEMO, startTestEmulator } from '../support/client-harness.js';
+
+function nextMessage(room: ClientRoom, type: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => room.onMessage(type, resolve));
+}
+function left(room: ClientRoom): Promise<number> {
+  return new Promise((resolve) => room.onLeave(resolve));
+}
+
+describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client)', () => {
+  let emulator: Emulator;
+  let client: PlatformClient;
+  let registry: SessionRegistry;
+  let gameServer: Server;
+  let http: HttpServer;
+  let url: string;
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    client = new PlatformClient(configFor(emulator, { timeoutMs: 300, totalTimeoutMs: 600 }));
+    const authenticate = createAuthenticator(client);
+    registry = new SessionRegistry({ authenticate, now: () => emulator.now(), reverifyIntervalMs: 0, reverifyGraceMs: 60_000 });
+    const auth = gamePlatformRoomAuth({ authenticate, registry });
+    class Lobby extends Room {
+      override onCreate(): void {
+        auth.register(this);
+      }
+      override onAuth(c: Client, options: unknown, context: AuthContext): Promise<unknown> {
+        return auth.onAuth(c, options, context);
+      }
+    }
+    http = createServer();
+    const quiet = (): void => undefined;
+    gameServer = new Server({ transport: new WebSocketTransport({ server: http }), greet: false, logger: { debug: quiet, info: quiet, warn: quiet, error: quiet, log: quiet, trace: quiet } });
+    gameServer.define('lobby', Lobby);
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    registry.closeAll('shutdown');
+    await gameServer.gracefullyShutdown(false);
+    await client.close();
+    await emulator.close();
+  });
+
+  it('joins with the token in the join options, answers ping, refreshes in band', async () => {
+    const pair = emulator.login(DEMO.admin);
+    const room = await new ColyseusClient(url).joinOrCreate('lobby', { token: pair.access_token });
+    const pong = nextMessage(room, 'pong');
+    room.send('ping');
+    expect(await pong).toEqual({ member_no: DEMO.admin });
+    const refreshed = nextMessage(room, 'auth:refreshed');
+    room.send('auth:refresh', { token: emulator.refresh(pair.refresh_token).access_token });
+    expect(await refreshed).toEqual({ member_no: DEMO.admin });
+    expect(await registry.reverifier.verifyAll()).toMatchObject({ verified: 1, ended: 0 });
+    await room.leave();
+  });
+
+  it('refuses a logged-out token with the action as message and its close code', async () => {
+    const { access_token } = emulator.login(DEMO.admin);
+    emulator.logout(access_token);
+    await expect(new ColyseusClient(url).joinOrCreate('lobby', { token: access_token })).rejects.toMatchObject({ code: 4401, message: 'relogin' });
+    await expect(new ColyseusClient(url).joinOrCreate('lobby', {})).rejects.toMatchObject({ code: 4401, message: 'login' });
+  });
+
+  it('refuses a token in the URL (client.auth.token puts it there)', async () => {
+    const colyseus = new ColyseusClient(url);
+    colyseus.auth.token = emulator.login(DEMO.admin).access_token;
+    await expect(colyseus.joinOrCreate('lobby', {})).rejects.toMatchObject({ message: 'login' });
+  });
+
+  it('session:ended admin ends the member\'s room connections', async () => {
+    const room = await new ColyseusClient(url).joinOrCreate('lobby', { token: emulator.login(DEMO.admin).access_token });
+    const ended = nextMessage(room, 'session:ended');
+    const code = left(room);
+    expect(registry.endMember(DEMO.admin, 'admin')).toBe(1);
+    expect(await ended).toEqual({ reason: 'admin' });
+    expect(await code).toBe(4403);
+  });
+
+  it('re-verification: a logged-out token gets auth:expired relogin and leaves with 4401; an outage only after the grace', async () => {
+    const { access_token } = emulator.login(DEMO.admin);
+    const room = await new ColyseusClient(url).joinOrCreate('lobby', { token: access_token });
+    const kept = await new ColyseusClient(url).joinOrCreate('lobby', { token: emulator.login('20005061987').access_token });
+    const expired = nextMessage(room, 'auth:expired');
+    const code = left(room);
+    emulator.logout(access_token);
+    await registry.reverifier.verifyAll();
+    expect(await expired).toEqual({ action: 'relogin', code: 40000 });
+    expect(await code).toBe(4401);
+    emulator.injectFault({ type: 'http5xx', endpoint: 'E2', count: Infinity });
+    expect(await registry.reverifier.verifyAll()).toMatchObject({ ended: 0 });
+    emulator.advanceClock(60_000);
+    const later = nextMessage(kept, 'auth:expired');
+    const keptCode = left(kept);
+    await registry.reverifier.verifyAll();
+    expect(await later).toEqual({ action: 'retry_later' });
+    expect(await keptCode).toBe(1013);
+    emulator.clearFaults();
+  });
+
+
+});
