@@ -31,6 +31,10 @@ export { PlatformClient } from './client/index.js';
 export type {
   PlatformClientOptions, CallEvent, MemberQuery, ProbeEvent, ProbeOutcome, ClientHealth, HealthExtras, StoreHealth,
 } from './client/index.js';
+// Several instances: the verification store and revocation bus interfaces (Redis ones in `/redis`).
+export type {
+  VerificationStore, VerificationStoreHealth, FleetOptions, RevocationBus, SessionEndEvent, SessionEndReason,
+} from './fleet/index.js';
 
 // The framework-free core every adapter is built on.
 export { createAuthenticator, extractBearerToken, accessDenied } from './auth/index.js';

@@ -2,6 +2,7 @@ import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js'
 import { configWith, resolvePlatformConfig } from '../config/index.js';
 import type { ErrorKind, PlatformEndpoint } from '../errors/index.js';
 import type { ApiTokenProvider } from '../provider/index.js';
+import type { FleetOptions } from '../fleet/index.js';
 
 /**
  * Options of a {@link PlatformClient}: the platform configuration, plus an
@@ -9,10 +10,11 @@ import type { ApiTokenProvider } from '../provider/index.js';
  * configuration may be left out (the provider's is used); options given
  * beside it (cache, timeouts, logger) apply to this client.
  */
-export type PlatformClientOptions =
+export type PlatformClientOptions = (
   | (PlatformConfig & { provider?: ApiTokenProvider })
   | (Partial<PlatformConfig> & { provider: ApiTokenProvider })
-  | ResolvedPlatformConfig;
+  | ResolvedPlatformConfig
+) & FleetOptions;
 
 /**
  * Payload of the client's `'call'` event, one per platform operation.
@@ -37,7 +39,7 @@ export interface CallEvent {
 
 /** The client's config: its own, or the shared provider's with the client's extra options. */
 export function clientConfig(options: PlatformClientOptions): ResolvedPlatformConfig {
-  const { provider, ...rest } = options as Partial<PlatformConfig> & { provider?: ApiTokenProvider };
+  const { provider, store: _store, revocations: _bus, storeTimeoutMs: _timeout, ...rest } = options as Partial<PlatformConfig> & { provider?: ApiTokenProvider } & FleetOptions;
   if (provider === undefined) return resolvePlatformConfig(options as PlatformConfig);
   const base = provider.config;
   const config = Object.keys(rest).length === 0 ? base : configWith(base, rest);

@@ -16,11 +16,13 @@ import type { MemberQuery } from './client-input.js';
 import { memberFromReply, verifiedIdentifiers } from './member-reply.js';
 import type { VerifiedIdentifiers } from './member-reply.js';
 import { RefusalCache } from './refusal-cache.js';
-import { ResultCache } from './result-cache.js';
+import { clientFleet } from './client-fleet.js';
+import type { ClientFleet } from './client-fleet.js';
+import type { SessionEndEvent, SessionEndReason, VerificationStoreHealth } from '../fleet/index.js';
 import { SingleFlight } from './single-flight.js';
 import { TokenRunGuard } from './token-run-guard.js';
 import { fingerprint } from '../config/index.js';
-import { cacheChannel, verifyChannel } from '../diagnostics/channels.js';
+import { verifyChannel } from '../diagnostics/channels.js';
 import type { VerifyMessage } from '../diagnostics/channels.js';
 import { trace, verifyOutcomeFor } from '../diagnostics/publish.js';
 import { isAbortedError } from '../http/index.js';
@@ -69,12 +71,14 @@ export interface VerifyOptions {
  * }
  * ```
  */
-export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [CircuitEvent]; probe: [ProbeEvent] }> {
+export class PlatformClient extends EventEmitter<{
+  call: [CallEvent]; circuit: [CircuitEvent]; probe: [ProbeEvent]; 'session-end': [SessionEndEvent];
+}> {
   readonly config: ResolvedPlatformConfig;
   readonly provider: ApiTokenProvider;
   readonly #http: PlatformHttp;
   readonly #api: ApiCall;
-  readonly #cache: ResultCache;
+  readonly #fleet: ClientFleet;
   readonly #refused: RefusalCache;
   readonly #guard: TokenRunGuard;
   readonly #flights = new SingleFlight<GameUser>((key) => (key.startsWith('web') ? 'web' : 'E2'));
@@ -91,7 +95,7 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
     this.#api = new ApiCall(
       this.config, this.#http, this.provider, (event) => this.emit('call', event), guard, () => this.listenerCount('call') > 0,
     );
-    this.#cache = new ResultCache(this.config);
+    this.#fleet = clientFleet(this.config, options, (event) => this.emit('session-end', event));
     this.#refused = new RefusalCache(this.config.invalidTokenCacheMs, this.config.monotonic);
   }
 
@@ -125,11 +129,48 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
     }), memberFromReply, undefined, context);
   }
 
-  /** Forgets a token's cached verification (e.g. after the player logs out). */
-  forgetUserToken(token: string): void {
+  /**
+   * Forgets a token's cached verification (e.g. after the player logs out).
+   * Wins over every verification of that token already in flight: none of
+   * them stores its result. Resolves once the store has dropped it.
+   */
+  async forgetUserToken(token: string): Promise<void> {
     if (typeof token !== 'string') return;
-    this.#cache.delete(`E2:${tokenKey(token)}`);
-    this.#cache.delete(`web:${tokenKey(token)}`);
+    const digest = tokenKey(token);
+    await Promise.all([this.#fleet.cache.forget(`E2:${digest}`), this.#fleet.cache.forget(`web:${digest}`)]);
+  }
+
+  /**
+   * Revokes a user token for the game (its own logout, a ban): every
+   * instance sharing this client's store and revocation bus refuses it with
+   * 401 `relogin` for the rest of its possible lifetime (6 h), whatever the
+   * platform says, cached or not; every instance's `'session-end'` listeners
+   * end its live connections. Holds on this instance even when the shared
+   * store is unreachable (it is sent once the store answers again). Never
+   * rejects.
+   */
+  async revokeUserToken(token: string): Promise<void> {
+    if (typeof token !== 'string' || token.length === 0) return;
+    const digest = tokenKey(token);
+    await Promise.all([
+      this.#fleet.revocations.revoke(digest, 'logout'),
+      this.#fleet.cache.forget(`E2:${digest}`),
+      this.#fleet.cache.forget(`web:${digest}`),
+    ]);
+  }
+
+  /**
+   * Ends a member's live connections on every instance (an admin action, a
+   * ban): emits `'session-end'` `{ kind: 'member' }` here and on the others.
+   * Never rejects.
+   */
+  async endMemberSessions(memberNo: string, reason: SessionEndReason = 'admin'): Promise<void> {
+    await this.#fleet.revocations.endMember(String(memberNo), reason);
+  }
+
+  /** The verification store's and the revocation bus's state, for readiness checks (no keys, no values). */
+  get storeHealth(): VerificationStoreHealth {
+    return this.#fleet.health();
   }
 
   /**
@@ -155,7 +196,7 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
    * other parts of the application own (the shared store, live connections).
    */
   health(extras: HealthExtras = {}): ClientHealth {
-    return clientHealth(this.provider, this.#http.load, this.config.clock, this.#closed, extras);
+    return clientHealth(this.provider, this.#http.load, this.config.clock, this.#closed, { ...this.#fleet.sharedState(), ...extras });
   }
 
   /** Platform calls in flight and queued, and the circuit breaker's state (for health checks). */
@@ -171,6 +212,7 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
    */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#fleet.revocations.close();
     await this.#http.close();
   }
 
@@ -201,10 +243,16 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
   async #verifyCachedPlain(kind: TokenKind, token: string, signal: Abortable | undefined, message: VerifyMessage | undefined): Promise<GameUser> {
     assertUserToken(token);
     this.#assertOpen(kind);
-    const key = `${kind}:${tokenKey(token)}`;
-    const hit = this.#cache.get(key);
+    const digest = tokenKey(token);
+    const key = `${kind}:${digest}`;
+    const { cache, revocations } = this.#fleet;
+    if (revocations.isRevokedHere(digest)) throw revokedError(kind);
+    let hit = cache.get(kind, key);
+    let revoked = revocations.isRevoked(digest);
+    // Only a shared store answers later; the in-memory path stays synchronous.
+    if (hit instanceof Promise || revoked instanceof Promise) [hit, revoked] = await Promise.all([hit, revoked]);
+    if (revoked) throw revokedError(kind);
     if (message !== undefined) message.cached = hit !== undefined;
-    if (cacheChannel.hasSubscribers && this.config.cache !== undefined) cacheChannel.publish({ kind, hit: hit !== undefined, store: 'memory' });
     if (hit !== undefined) {
       this.emit('call', { endpoint: kind, outcome: 'success', durationMs: 0, attempts: 0, cached: true });
       return hit;
@@ -215,13 +263,18 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
       this.emit('call', { endpoint: kind, outcome: 'rejected', code: refused, kind: 'invalid_token', durationMs: 0, attempts: 0, cached: true });
       throw errorForPlatformCode(refused, kind);
     }
-    const user = await this.#flights.run(key, (shared) => this.#verify(key, kind, token, shared), signal);
+    // A forget or revocation starts a new generation: later callers never join a verification begun before it.
+    const generation = cache.generation(key);
+    const flightKey = generation === 0 ? key : `${key}~${generation}`;
+    const user = await this.#flights.run(flightKey, (shared) => this.#verify(key, kind, token, shared), signal);
+    if (revocations.isRevokedHere(digest)) throw revokedError(kind);
     return { ...user };
   }
 
   async #verify(key: string, kind: TokenKind, token: string, signal: Abortable | undefined): Promise<GameUser> {
     // One budget for the whole verification, a guid-only answer's E3 lookup included.
     const deadline = performance.now() + this.config.totalTimeoutMs;
+    const ticket = this.#fleet.cache.begin(key);
     try {
       const ids = kind === 'E2'
         ? await this.#api.run('E2', (apiToken) => ({
@@ -240,15 +293,17 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
           signal,
         }, verifiedIdentifiers);
       const user = await this.#completeMember(ids, { deadline, signal });
-      this.#cache.set(key, user);
+      this.#fleet.cache.store(ticket, user);
       return user;
     } catch (error) {
-      this.#cache.delete(key);
+      if (this.#fleet.cache.enabled) void this.#fleet.cache.forget(key);
       // The platform's own 40000 for this token: a refused token never becomes valid.
       if (isPlatformError(error) && error.kind === 'invalid_token' && error.code === PlatformCode.BAD_REQUEST) {
         this.#refused.set(key, error.code);
       }
       throw error;
+    } finally {
+      this.#fleet.cache.end(ticket);
     }
   }
 
@@ -284,4 +339,12 @@ export class PlatformClient extends EventEmitter<{ call: [CallEvent]; circuit: [
   #headers(apiToken: string): Record<string, string> {
     return { Authorization: `Bearer ${apiToken}`, 'caller-id': this.config.callerId };
   }
+}
+
+function revokedError(kind: TokenKind): PlatformError {
+  return new PlatformError({
+    kind: 'invalid_token',
+    message: `The game revoked this ${kind === 'web' ? 'web' : 'user'} token (logout or ban); the player must log in again.`,
+    description: 'The token was revoked',
+  });
 }

@@ -54,7 +54,7 @@ describe('the opt-in result cache', () => {
     const [a, b, d] = [login(), login(DEMO.noGuid), login()];
     for (const token of [a, b, a]) await c.verifyUserToken(token);
     expect(e2Count()).toBe(2);
-    c.forgetUserToken(a);
+    await c.forgetUserToken(a);
     await c.verifyUserToken(a);
     expect(e2Count()).toBe(3);
     await c.verifyUserToken(d);

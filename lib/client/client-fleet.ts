@@ -1,0 +1,46 @@
+import type { ResolvedPlatformConfig } from '../config/index.js';
+import {
+  DEFAULT_STORE_TIMEOUT_MS, MemoryVerificationStore, resolveFleetOptions, Revocations, StoreGuard, VerificationCache,
+} from '../fleet/index.js';
+import type { FleetOptions, SessionEndEvent, VerificationStoreHealth } from '../fleet/index.js';
+import type { HealthExtras } from './client-health.js';
+
+/** The client's cache, revocations and their health, built from its options. */
+export interface ClientFleet {
+  cache: VerificationCache;
+  revocations: Revocations;
+  health(): VerificationStoreHealth;
+  /** `{ store }` for the client's health() when a shared store is configured (its readiness). */
+  sharedState(): HealthExtras;
+}
+
+export function clientFleet(
+  config: ResolvedPlatformConfig,
+  options: FleetOptions,
+  onEnd: (event: SessionEndEvent, origin: 'local' | 'remote') => void,
+): ClientFleet {
+  const { store, revocations: bus, storeTimeoutMs } = resolveFleetOptions(options, DEFAULT_STORE_TIMEOUT_MS);
+  const cacheStore = config.cache === undefined
+    ? undefined
+    : store ?? new MemoryVerificationStore({ maxEntries: config.cache.maxEntries, clock: config.monotonic });
+  const guard = store === undefined && cacheStore === undefined ? undefined : new StoreGuard((store ?? cacheStore)!, storeTimeoutMs);
+  const shared = guard !== undefined && guard.store.shared === true ? guard : undefined;
+  const cache = new VerificationCache(cacheStore === undefined ? undefined : guard, config.cache?.ttlMs ?? 0, () => config.clock.now());
+  const revocations = new Revocations(shared, bus, config.monotonic, config.logger, onEnd);
+  return {
+    cache,
+    revocations,
+    sharedState(): HealthExtras {
+      if (shared === undefined) return {};
+      const state = shared.state;
+      return { store: state === 'ready' ? 'ok' : state };
+    },
+    health(): VerificationStoreHealth {
+      const busState = bus?.health?.().state;
+      const base = { failures: guard?.failures ?? 0, unsyncedRevocations: revocations.unsynced, ...(bus === undefined ? {} : { bus: busState ?? 'ready' }) };
+      if (guard === undefined) return { kind: 'none', ready: true, state: 'ready', ...base };
+      const state = guard.state;
+      return { kind: shared === undefined ? 'memory' : 'shared', ready: state === 'ready', state, ...base };
+    },
+  };
+}

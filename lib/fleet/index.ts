@@ -1,0 +1,11 @@
+export { MemoryVerificationStore, DEFAULT_MEMORY_STORE_MAX_ENTRIES } from './verification-store.js';
+export type { VerificationStore, StoreState, MemoryStoreOptions } from './verification-store.js';
+export { parseSessionEnd } from './session-end.js';
+export type { SessionEndEvent, SessionEndReason, RevocationBus } from './session-end.js';
+export { DEFAULT_STORE_TIMEOUT_MS, StoreGuard, STORE_FAILED } from './store-guard.js';
+export type { VerificationStoreHealth } from './store-guard.js';
+export { VerificationCache } from './verification-cache.js';
+export type { Ticket } from './verification-cache.js';
+export { Revocations, REVOCATION_TTL_MS, revokedKey } from './revocations.js';
+export { resolveFleetOptions } from './fleet-options.js';
+export type { FleetOptions, ResolvedFleetOptions } from './fleet-options.js';

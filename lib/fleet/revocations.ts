@@ -1,0 +1,144 @@
+import { LRUCache } from 'lru-cache';
+import type { MonotonicClock } from '../config/index.js';
+import { revocationChannel } from '../diagnostics/channels.js';
+import type { RevocationMessage } from '../diagnostics/channels.js';
+import type { Logger } from '../types.js';
+import type { RevocationBus, SessionEndEvent, SessionEndReason } from './session-end.js';
+import { STORE_FAILED } from './store-guard.js';
+import type { StoreGuard } from './store-guard.js';
+
+/** A user token lives at most 6 hours: a revocation is kept that long, then the platform refuses the token anyway. */
+export const REVOCATION_TTL_MS = 6 * 60 * 60 * 1000;
+/** Most revocations held in this process's memory. */
+export const LOCAL_REVOCATIONS_MAX = 100_000;
+
+/** Store key of a revocation marker. */
+export const revokedKey = (digest: string): string => `revoked:${digest}`;
+
+interface Unsynced {
+  event: SessionEndEvent;
+  /** When the revocation was made (monotonic), to store the marker for the rest of its 6 hours. */
+  at: number;
+}
+
+/**
+ * Revoked tokens, by digest: held in this process (so a revocation made while
+ * the shared store is down still holds here), written to the shared store for
+ * 6 hours (so instances that missed the message, or start later, refuse it
+ * too), and carried to every instance by the bus. Session ends (token or
+ * member) go the same way and surface as the client's `'session-end'` event.
+ */
+export class Revocations {
+  readonly #local: LRUCache<string, true>;
+  readonly #unsynced = new Map<string, Unsynced>();
+  readonly #unsubscribe: (() => void) | undefined;
+  #flushing = false;
+
+  constructor(
+    private readonly shared: StoreGuard | undefined,
+    private readonly bus: RevocationBus | undefined,
+    private readonly clock: MonotonicClock,
+    private readonly logger: Logger,
+    private readonly onEnd: (event: SessionEndEvent, origin: 'local' | 'remote') => void,
+  ) {
+    this.#local = new LRUCache<string, true>({
+      max: LOCAL_REVOCATIONS_MAX, ttl: REVOCATION_TTL_MS, ttlResolution: 0, ttlAutopurge: false, perf: clock,
+    });
+    shared?.onRecovery(() => void this.#flush());
+    this.#unsubscribe = bus?.subscribe((event) => this.#remote(event));
+  }
+
+  /** True when this process knows the token as revoked (no I/O). */
+  isRevokedHere(digest: string): boolean {
+    return this.#local.has(digest);
+  }
+
+  /**
+   * True when this process or the shared store knows the token as revoked; a
+   * failing store counts as "not known there". No promise without a shared store.
+   */
+  isRevoked(digest: string): boolean | Promise<boolean> {
+    if (this.#local.has(digest)) return true;
+    if (this.shared === undefined) return false;
+    return this.#askShared(digest, this.shared);
+  }
+
+  async #askShared(digest: string, shared: StoreGuard): Promise<boolean> {
+    const marker = await shared.run((store) => store.get(revokedKey(digest)));
+    if (marker === STORE_FAILED || marker === undefined || marker === null) return false;
+    // Learnt from the store (the bus message was missed): remember it here too.
+    this.#local.set(digest, true);
+    return true;
+  }
+
+  async revoke(digest: string, reason: SessionEndReason): Promise<void> {
+    this.#local.set(digest, true);
+    publishRevocation(digest, 'local');
+    const event: SessionEndEvent = { kind: 'token', tokenKey: digest, reason };
+    this.onEnd(event, 'local');
+    await this.#share(event, this.clock.now());
+  }
+
+  async endMember(memberNo: string, reason: SessionEndReason): Promise<void> {
+    const event: SessionEndEvent = { kind: 'member', memberNo, reason };
+    this.onEnd(event, 'local');
+    await this.#publish(event);
+  }
+
+  get unsynced(): number {
+    return this.#unsynced.size;
+  }
+
+  close(): void {
+    this.#unsubscribe?.();
+  }
+
+  async #share(event: SessionEndEvent & { kind: 'token' }, at: number): Promise<void> {
+    const ttlMs = REVOCATION_TTL_MS - (this.clock.now() - at);
+    if (ttlMs <= 0) return;
+    let stored = true;
+    if (this.shared !== undefined) {
+      const result = await this.shared.run((store) => store.set(revokedKey(event.tokenKey), 1, ttlMs));
+      stored = result !== STORE_FAILED;
+    }
+    const published = await this.#publish(event);
+    if (stored && published) this.#unsynced.delete(event.tokenKey);
+    else if (!this.#unsynced.has(event.tokenKey)) {
+      this.#unsynced.set(event.tokenKey, { event, at });
+      this.logger.warn({ tokenFingerprint: event.tokenKey.slice(0, 8) }, 'passport-game-platform: a revocation holds on this instance only until the shared store answers again');
+    }
+  }
+
+  async #publish(event: SessionEndEvent): Promise<boolean> {
+    if (this.bus === undefined) return true;
+    try {
+      await this.bus.publish(event);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  // The store answers again: send what was revoked here meanwhile.
+  async #flush(): Promise<void> {
+    if (this.#flushing || this.#unsynced.size === 0) return;
+    this.#flushing = true;
+    try {
+      for (const { event, at } of [...this.#unsynced.values()]) await this.#share(event as SessionEndEvent & { kind: 'token' }, at);
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  #remote(event: SessionEndEvent): void {
+    if (event.kind === 'token') {
+      this.#local.set(event.tokenKey, true);
+      publishRevocation(event.tokenKey, 'remote');
+    }
+    this.onEnd(event, 'remote');
+  }
+}
+
+function publishRevocation(digest: string, origin: RevocationMessage['origin']): void {
+  if (revocationChannel.hasSubscribers) revocationChannel.publish({ tokenFingerprint: digest.slice(0, 8), origin } satisfies RevocationMessage);
+}

@@ -1,0 +1,42 @@
+/** Why a player's sessions are ended: the game's logout, an admin action (a ban), or the server going down. */
+export type SessionEndReason = 'logout' | 'admin' | 'shutdown';
+
+/**
+ * One token's sessions (after `revokeUserToken`) or one member's sessions
+ * (after `endMemberSessions`) end; emitted by the client as `'session-end'`,
+ * on the instance that asked and, through a {@link RevocationBus}, on every
+ * other. `tokenKey` is the token's SHA-256 digest (`tokenKey(token)`), never
+ * the token.
+ */
+export type SessionEndEvent =
+  | { kind: 'token'; tokenKey: string; reason: SessionEndReason }
+  | { kind: 'member'; memberNo: string; reason: SessionEndReason };
+
+/**
+ * Carries revocations and session ends to every instance (Redis pub/sub in
+ * `passport-game-platform/redis`). A bus delivers an instance's own messages
+ * to the other instances only.
+ */
+export interface RevocationBus {
+  /** Sends an event to every other instance; may reject (the caller keeps the local effect). */
+  publish(event: SessionEndEvent): Promise<unknown>;
+  /** Calls `listener` for every event another instance publishes; returns the unsubscribe function. */
+  subscribe(listener: (event: SessionEndEvent) => void): () => void;
+  /** Optional: whether the bus is connected now (readiness). */
+  health?(): { state: 'ready' | 'connecting' | 'down' };
+}
+
+const REASONS: ReadonlySet<string> = new Set(['logout', 'admin', 'shutdown']);
+const DIGEST = /^[0-9a-f]{64}$/;
+const DIGITS = /^[0-9]{1,40}$/;
+
+/** A session-end event read from the wire, or undefined when it is not one (never trusted blindly). */
+export function parseSessionEnd(value: unknown): SessionEndEvent | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  if (typeof v.reason !== 'string' || !REASONS.has(v.reason)) return undefined;
+  const reason = v.reason as SessionEndReason;
+  if (v.kind === 'token' && typeof v.tokenKey === 'string' && DIGEST.test(v.tokenKey)) return { kind: 'token', tokenKey: v.tokenKey, reason };
+  if (v.kind === 'member' && typeof v.memberNo === 'string' && DIGITS.test(v.memberNo)) return { kind: 'member', memberNo: v.memberNo, reason };
+  return undefined;
+}

@@ -1,0 +1,146 @@
+import { cacheChannel } from '../diagnostics/channels.js';
+import type { CacheMessage } from '../diagnostics/channels.js';
+import { LRUCache } from 'lru-cache';
+import type { GameUser } from '../types.js';
+import { MemoryVerificationStore } from './verification-store.js';
+import { STORE_FAILED } from './store-guard.js';
+import type { StoreGuard } from './store-guard.js';
+
+type Kind = 'E2' | 'web';
+
+/** What a store holds for a verified token: identifiers and an expiry time, nothing else. */
+interface CachedEntry {
+  m: string;
+  g: string | null;
+  /** Expiry on the client's clock (ms): an entry is trusted no longer than the client's TTL, whatever the store does. */
+  x: number;
+}
+
+interface Recent {
+  entry: CachedEntry;
+  generation: number;
+  seq: number;
+}
+
+/** Results stored lately, for lookups of a shared store that began before the store had them. */
+const RECENT_MAX = 1000;
+
+interface KeyState {
+  generation: number;
+  pending: number;
+}
+
+/** One verification's claim to store its result: void if the key was forgotten since it began. */
+export interface Ticket {
+  readonly key: string;
+  readonly generation: number;
+  readonly state: KeyState;
+}
+
+const DIGITS = /^[0-9]{1,40}$/;
+
+function entryUser(value: unknown, now: number): GameUser | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const v = value as Partial<CachedEntry>;
+  if (typeof v.m !== 'string' || !DIGITS.test(v.m)) return undefined;
+  if (v.g !== null && (typeof v.g !== 'string' || !DIGITS.test(v.g))) return undefined;
+  if (typeof v.x !== 'number' || !(v.x > now)) return undefined;
+  return { memberNo: v.m, guid: v.g };
+}
+
+/**
+ * The opt-in cache of verified user tokens on a {@link VerificationStore}:
+ * successes only, keyed by digest, each entry trusted at most `ttlMs` on the
+ * client's clock. A forget wins over every verification that began before it
+ * (each key has a generation; a verification stores its result only if the
+ * generation it began with is still current).
+ */
+export class VerificationCache {
+  readonly #keys = new Map<string, KeyState>();
+  readonly #label: CacheMessage['store'];
+  readonly #memory: MemoryVerificationStore | undefined;
+  readonly #recent = new LRUCache<string, Recent>({ max: RECENT_MAX });
+  #seq = 0;
+
+  constructor(
+    private readonly guard: StoreGuard | undefined,
+    private readonly ttlMs: number,
+    private readonly now: () => number,
+  ) {
+    this.#label = guard?.store.shared === true ? 'shared' : 'memory';
+    this.#memory = guard?.store instanceof MemoryVerificationStore ? guard.store : undefined;
+  }
+
+  get enabled(): boolean {
+    return this.guard !== undefined;
+  }
+
+  /**
+   * The cached user, or undefined (miss, expired, unreadable, or the store
+   * failed). Answers at once (no promise) from the in-memory store, so
+   * concurrent requests for one token still meet in one verification.
+   */
+  get(kind: Kind, key: string): GameUser | undefined | Promise<GameUser | undefined> {
+    if (this.guard === undefined) return undefined;
+    if (this.#memory !== undefined) return this.#answer(kind, entryUser(this.#memory.peek(key), this.now()));
+    return this.#shared(kind, key, this.guard);
+  }
+
+  async #shared(kind: Kind, key: string, guard: StoreGuard): Promise<GameUser | undefined> {
+    const began = this.#seq;
+    const value = await guard.run((store) => store.get(key));
+    let user = value === STORE_FAILED ? undefined : entryUser(value, this.now());
+    if (user === undefined) {
+      // A verification finished while the store was asked: its result counts, the flight it came from is gone.
+      const recent = this.#recent.get(key);
+      if (recent !== undefined && recent.seq > began && recent.generation === this.generation(key)) user = entryUser(recent.entry, this.now());
+    }
+    return this.#answer(kind, user);
+  }
+
+  #answer(kind: Kind, user: GameUser | undefined): GameUser | undefined {
+    if (cacheChannel.hasSubscribers) cacheChannel.publish({ kind, hit: user !== undefined, store: this.#label } satisfies CacheMessage);
+    return user;
+  }
+
+  /** The key's current generation: verifications of different generations never share a flight. */
+  generation(key: string): number {
+    return this.#keys.get(key)?.generation ?? 0;
+  }
+
+  /** Call when a verification of `key` starts; pair with {@link end}. */
+  begin(key: string): Ticket {
+    let state = this.#keys.get(key);
+    if (state === undefined) {
+      state = { generation: 0, pending: 0 };
+      this.#keys.set(key, state);
+    }
+    state.pending += 1;
+    return { key, generation: state.generation, state };
+  }
+
+  /** Stores a verified user unless the key was forgotten since the ticket's verification began. */
+  store(ticket: Ticket, user: GameUser): void {
+    if (this.guard === undefined || ticket.state.generation !== ticket.generation) return;
+    const entry: CachedEntry = { m: user.memberNo, g: user.guid, x: this.now() + this.ttlMs };
+    if (this.#memory === undefined) {
+      this.#seq += 1;
+      this.#recent.set(ticket.key, { entry, generation: ticket.generation, seq: this.#seq });
+    }
+    void this.guard.run((store) => store.set(ticket.key, entry, this.ttlMs));
+  }
+
+  end(ticket: Ticket): void {
+    ticket.state.pending -= 1;
+    if (ticket.state.pending === 0 && this.#keys.get(ticket.key) === ticket.state) this.#keys.delete(ticket.key);
+  }
+
+  /** Drops the key now and voids every verification of it in flight. */
+  forget(key: string): Promise<unknown> {
+    const state = this.#keys.get(key);
+    if (state !== undefined) state.generation += 1;
+    this.#recent.delete(key);
+    if (this.guard === undefined) return Promise.resolve();
+    return this.guard.run((store) => store.delete(key));
+  }
+}

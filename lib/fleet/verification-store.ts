@@ -1,0 +1,98 @@
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Where verified tokens (and, when shared, revocations) are kept: three
+ * promise-returning methods, so any key-value store fits. A
+ * [Keyv](https://keyv.org) instance satisfies it as is (`get(key)`,
+ * `set(key, value, ttlMs)`, `delete(key)`), so any Keyv adapter can be used.
+ *
+ * Keys handed to a store are digests of tokens (SHA-256, hex) with a short
+ * kind prefix (`E2:`, `web:`, `revoked:`), never tokens; values are small
+ * plain objects holding identifiers only (member_no, guid, an expiry time).
+ * A store that throws, rejects or answers slowly never fails a request: the
+ * client asks the platform instead.
+ *
+ * @example
+ * ```ts
+ * import Keyv from 'keyv';
+ * import { PlatformClient } from 'passport-game-platform';
+ * const client = new PlatformClient({
+ *   environment: 'live', clientId: 'id', clientSecret: 'secret', gameId: 'MYGAME',
+ *   cache: { ttlMs: 30_000 }, store: new Keyv(),
+ * });
+ * ```
+ */
+export interface VerificationStore {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown, ttlMs: number): Promise<unknown>;
+  delete(key: string): Promise<unknown>;
+  /**
+   * Optional: whether the store is reachable now (readiness). Stores without
+   * it are judged by their latest operations.
+   */
+  health?(): StoreState;
+  /** Optional: true for a store every instance shares (Redis); false or absent for a local one. */
+  readonly shared?: boolean;
+}
+
+/** A store's own view of its connection. */
+export interface StoreState {
+  state: 'ready' | 'connecting' | 'down';
+}
+
+/** Most entries of the default in-memory store. */
+export const DEFAULT_MEMORY_STORE_MAX_ENTRIES = 10_000;
+
+/** Options of {@link MemoryVerificationStore}. */
+export interface MemoryStoreOptions {
+  /** Most entries (least recently used ones go first); default 10000. */
+  maxEntries?: number;
+  /** Clock for the entries' ages; default `performance.now()`. */
+  clock?: { now(): number };
+}
+
+/**
+ * The default store: a bounded LRU in this process's memory, expired on
+ * read (no timers). Nothing is shared with other instances.
+ */
+export class MemoryVerificationStore implements VerificationStore {
+  readonly shared = false;
+  readonly #lru: LRUCache<string, NonNullable<unknown>>;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.#lru = new LRUCache<string, NonNullable<unknown>>({
+      max: options.maxEntries ?? DEFAULT_MEMORY_STORE_MAX_ENTRIES,
+      ttlResolution: 0,
+      ttlAutopurge: false,
+      ...(options.clock === undefined ? {} : { perf: options.clock }),
+    });
+  }
+
+  get(key: string): Promise<unknown> {
+    return Promise.resolve(this.#lru.get(key));
+  }
+
+  /** The same as {@link get}, without a promise (the client's hot path for a local cache). */
+  peek(key: string): unknown {
+    return this.#lru.get(key);
+  }
+
+  set(key: string, value: unknown, ttlMs: number): Promise<true> {
+    if (value === undefined || value === null) this.#lru.delete(key);
+    else this.#lru.set(key, value, { ttl: Math.max(1, Math.ceil(ttlMs)) });
+    return Promise.resolve(true);
+  }
+
+  delete(key: string): Promise<boolean> {
+    return Promise.resolve(this.#lru.delete(key));
+  }
+
+  health(): StoreState {
+    return { state: 'ready' };
+  }
+
+  /** Entries held now (expired ones included until read). */
+  get size(): number {
+    return this.#lru.size;
+  }
+}

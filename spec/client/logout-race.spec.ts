@@ -1,0 +1,63 @@
+import { PlatformClient } from '../../lib/index.js';
+import type { PlatformConfig } from '../../lib/index.js';
+import { useEmulator } from '../support/emulator-fixture.js';
+import { DEMO, TEST_SEED, configFor, rejectionOf } from '../support/client-harness.js';
+import { expectPlatformError } from '../support/client-expect.js';
+import { until } from '../support/until.js';
+
+// Hardening 6: a forget (the player logged out) must win over a verification already in flight.
+describe('forgetUserToken during a verification in flight', () => {
+  const fx = useEmulator({ seed: TEST_SEED, clock: 'frozen' });
+  const open: PlatformClient[] = [];
+  const client = (overrides: Partial<PlatformConfig> = {}): PlatformClient => {
+    const c = new PlatformClient(configFor(fx.emulator, { cache: { ttlMs: 30_000 }, invalidTokenCacheMs: 0, timeoutMs: 2000, totalTimeoutMs: 4000, ...overrides }));
+    open.push(c);
+    return c;
+  };
+  const e2Count = (): number => fx.emulator.requests({ endpoint: 'E2' }).length;
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
+
+  /** Starts a verification the emulator holds for a while, and waits until the platform has it. */
+  async function inFlight(c: PlatformClient, token: string): Promise<{ pending: Promise<unknown> }> {
+    fx.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 150, count: 1 });
+    const before = e2Count();
+    const pending = c.verifyUserToken(token);
+    await until(() => e2Count() > before, 2000, 'the E2 call');
+    return { pending };
+  }
+
+  // The emulator judges the token when its delayed answer leaves, so the platform keeps accepting it
+  // here: what counts is whether the client asks the platform again.
+  it('keeps the verification that began before the forget out of the cache', async () => {
+    const c = client();
+    const token = fx.emulator.login(DEMO.admin, DEMO.gameId).access_token;
+    const { pending } = await inFlight(c, token);
+    await c.forgetUserToken(token);
+    // It asked before the logout: its own caller keeps the answer.
+    await expect(pending).resolves.toEqual({ memberNo: DEMO.admin, guid: DEMO.adminGuid });
+    await c.verifyUserToken(token);
+    expect(e2Count()).toBe(2);
+  });
+
+  it('never lets a verification asked after the forget join the one before it', async () => {
+    const c = client();
+    const token = fx.emulator.login(DEMO.admin, DEMO.gameId).access_token;
+    const { pending } = await inFlight(c, token);
+    await c.forgetUserToken(token);
+    fx.emulator.logout(token);
+    const after = rejectionOf(() => c.verifyUserToken(token));
+    await pending.catch(() => undefined);
+    expectPlatformError(await after, 'invalid_token');
+    expect(e2Count()).toBe(2);
+  });
+
+  it('still caches when nothing was forgotten', async () => {
+    const c = client();
+    const token = fx.emulator.login(DEMO.admin, DEMO.gameId).access_token;
+    await (await inFlight(c, token)).pending;
+    await c.verifyUserToken(token);
+    expect(e2Count()).toBe(1);
+  });
+});
