@@ -1,4 +1,5 @@
-import type { PlatformClient } from '../lib/index.js';
+import type { Registry } from 'prom-client';
+import type { HealthExtras, PlatformClient } from '../lib/index.js';
 import type { Logger } from '../lib/types.js';
 import { createRealtime, type Realtime } from './realtime.js';
 
@@ -28,6 +29,12 @@ export interface AppConfig {
   reverifyIntervalMs?: number;
   /** `REVERIFY_GRACE_MS`: how long an outage may keep connections unverified; default 900000. */
   reverifyGraceMs?: number;
+  /** `/readyz` answers 503 `shutting_down` once this returns true (SIGTERM arrived); default: never. */
+  isShuttingDown?: () => boolean;
+  /** The shared store's state and live connections for `/readyz` and `/metrics`, from their owners; default: none. */
+  healthExtras?: () => HealthExtras;
+  /** A prom-client registry: `/metrics` serves it, fed from the package's diagnostics channels; none: no `/metrics`. */
+  metrics?: Registry;
 }
 
 /** {@link AppConfig} with defaults filled in. */
@@ -42,9 +49,19 @@ export interface ResolvedAppConfig {
   logger: Logger | undefined;
   isReady: () => boolean;
   realtime: Realtime;
+  isShuttingDown: () => boolean;
+  healthExtras: () => HealthExtras;
+  metrics: Registry | undefined;
 }
 
 export function resolveAppConfig(config: AppConfig): ResolvedAppConfig {
+  const resolved = resolveBase(config);
+  // The live connections' count comes from the app's own registry unless the caller says otherwise.
+  if (config.healthExtras === undefined) resolved.healthExtras = () => ({ liveConnections: resolved.realtime.registry.size });
+  return resolved;
+}
+
+function resolveBase(config: AppConfig): ResolvedAppConfig {
   if (config === null || typeof config !== 'object' || config.client === undefined) {
     throw new TypeError('createApp: config.client must be a PlatformClient');
   }
@@ -71,5 +88,8 @@ export function resolveAppConfig(config: AppConfig): ResolvedAppConfig {
       reverifyIntervalMs: config.reverifyIntervalMs,
       reverifyGraceMs: config.reverifyGraceMs,
     }),
+    isShuttingDown: config.isShuttingDown ?? (() => false),
+    healthExtras: config.healthExtras ?? (() => ({})),
+    metrics: config.metrics,
   };
 }

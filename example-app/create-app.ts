@@ -8,6 +8,8 @@ import { eventRoutes } from './routes/event.js';
 import { healthRoutes } from './routes/health.js';
 import { meRoutes } from './routes/me.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { collectGamePlatformMetrics } from '../lib/prometheus/index.js';
 
 export type { AppConfig } from './app-config.js';
 
@@ -25,7 +27,8 @@ const dropRawBodyFromParseErrors: ErrorRequestHandler = (err, _req, _res, next) 
 
 /**
  * The example game backend as an Express app, not listening (`server.ts`
- * listens). Routes: `GET /healthz`, `GET /api/me`, `POST /api/logout`,
+ * listens). Routes: `GET /healthz`, `GET /readyz`, `GET /metrics` (with
+ * `config.metrics`), `GET /api/me`, `POST /api/logout`,
  * `GET /admin/members`, `POST /admin/members/<member_no>/disconnect`,
  * `GET /event`, `GET /api/event/me`; every failure is a problem+json body.
  * `app.locals.realtime` is the live-connection registry that
@@ -49,7 +52,13 @@ export function createApp(config: AppConfig): Express {
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
   app.use(dropRawBodyFromParseErrors);
-  app.use(healthRoutes(resolved.isReady));
+  app.use(healthRoutes(resolved.isReady, {
+    client: resolved.client, isStarted: resolved.isReady, isShuttingDown: resolved.isShuttingDown, extras: resolved.healthExtras,
+  }));
+  if (resolved.metrics !== undefined) {
+    collectGamePlatformMetrics({ register: resolved.metrics, health: () => resolved.client.health(resolved.healthExtras()) });
+    app.use(metricsRoutes(resolved.metrics));
+  }
   app.use(meRoutes(resolved));
   app.use(sessionRoutes(resolved));
   app.use(adminMemberRoutes(resolved));

@@ -13,6 +13,8 @@ import type { AppSettings, PlatformSettings } from './load-config.js';
 import { quickStartText } from './quick-start.js';
 import { attachRealtime, type AttachedRealtime, type Realtime } from './realtime.js';
 import { warmUp } from './warm-up.js';
+import { installShutdown } from './shutdown.js';
+import { Registry, collectDefaultMetrics } from 'prom-client';
 
 const logger = consoleLogger();
 // The client's info lines (each API-token issuance) add nothing here; its
@@ -69,6 +71,9 @@ async function main(): Promise<void> {
     fail((err as Error).message);
   }
   let ready = false; // /healthz answers 503 until the warm-up below is done
+  let stopping = false; // /readyz answers 503 from the first SIGTERM
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
   const admins = new Set(settings.adminMemberNos ?? (demo ? [demoMembers(platform.gameId).admin.memberNo] : []));
   const app = createApp({
     client,
@@ -80,6 +85,8 @@ async function main(): Promise<void> {
     isReady: () => ready,
     reverifyIntervalMs: settings.reverifyIntervalMs,
     reverifyGraceMs: settings.reverifyGraceMs,
+    isShuttingDown: () => stopping,
+    metrics,
   });
   const server = createServer(app);
   // Socket.IO (/socket.io/) and WebSocket (/ws) on the API's own port.
@@ -97,38 +104,38 @@ async function main(): Promise<void> {
     if (code === 'EACCES') fail(`port ${settings.port} needs privileges: set PORT to a port above 1023.`);
     fail(`cannot listen on port ${settings.port}: ${(err as Error).message}`);
   }
-  installShutdown(server, client, demo?.emulator ?? null, realtime);
+  installShutdown({
+    server,
+    budgetMs: client.config.totalTimeoutMs,
+    onStopping: () => {
+      stopping = true;
+    },
+    // Live connections hear session:ended shutdown (ws: 1001) and reconnect elsewhere.
+    closeLiveConnections: () => realtime.closeAll('shutdown'),
+    closeResources: async () => {
+      await client.close();
+      await demo?.emulator.close();
+    },
+    log: out,
+    exit: (code) => process.exit(code),
+  });
   const appUrl = `http://127.0.0.1:${port}`;
   out(`passport-game-platform example app on ${appUrl}`);
   if (!demo) out(`Platform: ${client.config.baseUrl} (game ${client.config.gameId})`);
   if (admins.size === 0) out('ADMIN_MEMBER_NOS is empty: /admin/members answers 403 to everyone.');
-  await warmUp(client, logger);
+  const warm = await warmUp(client, logger);
   ready = true;
+  if (warm === 'misconfigured') {
+    out('NOT READY: the platform refused our credentials (PLATFORM_CLIENT_ID / PLATFORM_CLIENT_SECRET / PLATFORM_GAME_ID); /readyz answers 503 and protected routes 500 until they are fixed.');
+  } else if (warm === 'unavailable') {
+    out('NOT READY yet: the platform could not be reached for an API token; /readyz answers 503 until it can.');
+    // Keeps asking (with back-off) so /readyz turns 200 without waiting for a player's request.
+    client.ready().catch(() => {});
+  }
   if (demo) printQuickStart(demo.emulator, platform, appUrl, admins);
   else out(`Web event page: ${appUrl}/event`);
   out('');
   out(`Ready: ${appUrl} (Ctrl+C to stop)`);
-}
-
-function installShutdown(server: Server, client: PlatformClient, emulator: Emulator | null, realtime: AttachedRealtime): void {
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    out(`${signal}: shutting down`);
-    // Keep-alive sockets would hold close() open; a hung one is cut after 5 s.
-    const force = setTimeout(() => server.closeAllConnections(), 5000);
-    force.unref();
-    server.close(() => {
-      client.close();
-      void (emulator?.close() ?? Promise.resolve()).then(() => process.exit(0));
-    });
-    server.closeIdleConnections();
-    // Live connections hear session:ended shutdown (ws: 1001) and reconnect elsewhere.
-    realtime.closeAll('shutdown');
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }
 
 main().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));

@@ -1,0 +1,95 @@
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { startEmulator } from '../../lib/emulator/index.js';
+import type { Emulator } from '../../lib/emulator/index.js';
+import { startAppProcess } from '../support/app-process.js';
+import type { AppProcess } from '../support/app-process.js';
+import { APP_DEMO } from '../support/app-harness.js';
+
+// Issue 15 and issue 12 finding 12: SIGTERM while a request waits for a slow
+// platform. Before, the app cut every connection 5 s after SIGTERM: this
+// request (6 s of platform latency, within its budget) was reset.
+
+const READY = /Ready: (http:\/\/127\.0\.0\.1:\d+)/;
+const LATENCY_MS = 6000;
+const SLOW_MS = 40_000;
+
+/** One GET on a keep-alive connection; resolves with the status and body, rejects on a reset. */
+function get(url: string, token: string, agent: http.Agent): Promise<{ status: number; body: string; connection: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent, headers: { Authorization: `Bearer ${token}` } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => { body += chunk; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+describe('graceful shutdown of the example app', () => {
+  let emulator: Emulator;
+  let app: AppProcess | undefined;
+  beforeAll(async () => {
+    emulator = await startEmulator({ host: '127.0.0.1' });
+  });
+  afterEach(async () => {
+    if (app !== undefined && app.child.exitCode === null) app.child.kill('SIGKILL');
+    app = undefined;
+  });
+  afterAll(() => emulator.close());
+
+  const start = async (): Promise<string> => {
+    app = startAppProcess({
+      PORT: '0',
+      PLATFORM_BASE_URL: emulator.url,
+      PLATFORM_CLIENT_ID: APP_DEMO.clientId,
+      PLATFORM_CLIENT_SECRET: APP_DEMO.clientSecret,
+      PLATFORM_GAME_ID: APP_DEMO.gameId,
+      PLATFORM_TIMEOUT_MS: '8000',
+    });
+    return (await app.waitForOutput(READY))[1]!;
+  };
+
+  it('answers a request waiting on a slow platform after SIGTERM (never a reset), then exits 0 within its budget', async () => {
+    const url = await start();
+    const agent = new http.Agent({ keepAlive: true });
+    const token = emulator.login(APP_DEMO.player, APP_DEMO.gameId).access_token;
+    emulator.clearRequests();
+    emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: LATENCY_MS, count: 1 });
+    const answer = get(`${url}/api/me`, token, agent);
+    while (emulator.requests({ endpoint: 'E2' }).length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const signalled = performance.now();
+    app!.child.kill('SIGTERM');
+    await app!.waitForOutput(/SIGTERM: shutting down/);
+    // No new connection is accepted once SIGTERM arrived.
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ member_no: APP_DEMO.player });
+    expect(res.connection).toBe('close');
+    const code = await app!.exited(10_000);
+    const took = performance.now() - signalled;
+    expect(code).toBe(0);
+    expect(took).toBeGreaterThan(LATENCY_MS - 1000);
+    expect(took).toBeLessThan(LATENCY_MS + 4000);
+    agent.destroy();
+  }, SLOW_MS);
+
+  it('exits at once on a second SIGTERM', async () => {
+    await start();
+    const token = emulator.login(APP_DEMO.player, APP_DEMO.gameId).access_token;
+    emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 20_000, count: 1 });
+    const agent = new http.Agent({ keepAlive: true });
+    const url = READY.exec(app!.stdout())![1]!;
+    get(`${url}/api/me`, token, agent).catch(() => {});
+    while (emulator.requests({ endpoint: 'E2' }).length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    app!.child.kill('SIGTERM');
+    await app!.waitForOutput(/SIGTERM: shutting down/);
+    const again = performance.now();
+    app!.child.kill('SIGTERM');
+    expect(await app!.exited(5000)).toBe(1);
+    expect(performance.now() - again).toBeLessThan(2000);
+    agent.destroy();
+  }, SLOW_MS);
+});
