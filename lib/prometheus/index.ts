@@ -27,8 +27,12 @@ const CIRCUIT = { closed: 0, 'half-open': 1, open: 2 } as const;
  *
  * @example
  * ```ts
+ * import express from 'express';
  * import { register } from 'prom-client';
+ * import { PlatformClient, fromEnv } from 'passport-game-platform';
  * import { collectGamePlatformMetrics } from 'passport-game-platform/prometheus';
+ * const client = new PlatformClient(fromEnv());
+ * const app = express();
  * collectGamePlatformMetrics({ register, health: () => client.health() });
  * app.get('/metrics', async (_req, res) => { res.type(register.contentType).send(await register.metrics()); });
  * ```
