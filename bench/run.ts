@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { runFrameworks } from './frameworks.js';
+import { runInstrumentation } from './instrumentation.js';
 import { killAllChildren } from './harness/children.js';
 import { machineInfo } from './harness/machine.js';
 import { parseBenchOptions, runsStage } from './harness/options.js';
@@ -118,6 +119,11 @@ async function main(): Promise<void> {
       log('frameworks: Fastify and Express, protected against unprotected (E2 latency 0 ms)');
       results.frameworks = await runFrameworks(ctx);
       writeFileSync(`${RESULTS_DIR}frameworks.json`, `${JSON.stringify({ generatedAt: results.generatedAt, machine: results.machine, options: results.options, frameworks: results.frameworks }, null, 2)}\n`);
+    }
+    if (runsStage(options, 'instrumentation')) {
+      log('instrumentation: verifications with no channel subscriber, the OpenTelemetry recipe, the Prometheus collector');
+      (results as BenchResults & { instrumentation?: unknown }).instrumentation = await runInstrumentation(log, options.quick ? 2 : 5, options.quick);
+      save();
     }
     results.complete = results.notes.length === 0;
   } finally {

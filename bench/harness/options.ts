@@ -33,7 +33,7 @@ export interface BenchOptions {
   only: string[];
 }
 
-export const ALL_STAGES = ['emulator', 'steady', 'cold-burst', 'memory', 'frameworks'] as const;
+export const ALL_STAGES = ['emulator', 'steady', 'cold-burst', 'memory', 'frameworks', 'instrumentation'] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
