@@ -1,0 +1,81 @@
+import { createClient } from 'redis';
+import { RedisRevocationBus } from './redis-bus.js';
+import type { RedisClientLike, RedisSubscriberLike } from './redis-like.js';
+import { checkPrefix } from './redis-like.js';
+import { RedisVerificationStore } from './redis-store.js';
+
+/** Options of {@link createRedisFleet}. */
+export interface RedisFleetOptions {
+  /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
+  url: string;
+  /** Prefix of every key and channel, e.g. `pgp:MYGAME:`. */
+  prefix: string;
+  /** Longest wait for a connection attempt; default 1000. */
+  connectTimeoutMs?: number;
+  /** Longest pause between reconnection attempts; default 2000. */
+  maxReconnectDelayMs?: number;
+}
+
+/** A Redis store and bus sharing two connections, ready to hand to `new PlatformClient({ store, revocations })`. */
+export interface RedisFleet {
+  store: RedisVerificationStore;
+  revocations: RedisRevocationBus;
+  /** Resolves once both connections are up and subscribed; never rejects (Redis down at start-up is not fatal). */
+  ready(): Promise<void>;
+  /** `ready` when Redis answers, else `connecting` (reconnecting by itself) or `down`. */
+  health(): { state: 'ready' | 'connecting' | 'down' };
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to Redis for a verification store and a revocation bus. The
+ * connections reconnect by themselves (backing off up to
+ * `maxReconnectDelayMs`); while Redis is down, commands fail at once (no
+ * offline queue), so verifications go to the platform and revocations hold on
+ * the instance that made them. Connection errors are never thrown: read
+ * `health()`.
+ *
+ * @example
+ * ```ts
+ * import { PlatformClient } from 'passport-game-platform';
+ * import { createRedisFleet } from 'passport-game-platform/redis';
+ * const fleet = createRedisFleet({ url: 'redis://localhost:6379', prefix: 'pgp:MYGAME:' });
+ * const client = new PlatformClient({
+ *   environment: 'live', clientId: 'id', clientSecret: 'secret', gameId: 'MYGAME',
+ *   cache: { ttlMs: 30_000 }, store: fleet.store, revocations: fleet.revocations,
+ * });
+ * ```
+ */
+export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
+  if (typeof options?.url !== 'string' || !/^rediss?:\/\//.test(options.url)) {
+    throw new TypeError('passport-game-platform/redis: "url" must be a redis:// or rediss:// URL');
+  }
+  const prefix = checkPrefix(options.prefix);
+  const maxDelay = options.maxReconnectDelayMs ?? 2000;
+  const client = createClient({
+    url: options.url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: options.connectTimeoutMs ?? 1000,
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 10), maxDelay),
+    },
+  });
+  // The subscriber keeps its offline queue: its SUBSCRIBE waits for the connection.
+  const subscriber = client.duplicate({ disableOfflineQueue: false });
+  for (const c of [client, subscriber]) c.on('error', () => undefined);
+  const connected = Promise.all([client.connect(), subscriber.connect()]).then(() => undefined, () => undefined);
+  const store = new RedisVerificationStore(client as unknown as RedisClientLike, { prefix });
+  const revocations = new RedisRevocationBus(client as unknown as RedisClientLike, subscriber as unknown as RedisSubscriberLike, { prefix });
+  return {
+    store,
+    revocations,
+    async ready() {
+      await connected;
+      await revocations.ready();
+    },
+    health: () => revocations.health(),
+    async close() {
+      for (const c of [client, subscriber]) if (c.isOpen) c.destroy();
+    },
+  };
+}

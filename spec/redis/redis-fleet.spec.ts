@@ -1,0 +1,134 @@
+import { createClient } from 'redis';
+import { PlatformClient } from '../../lib/index.js';
+import type { SessionEndEvent } from '../../lib/index.js';
+import { tokenKey } from '../../lib/config/index.js';
+import { createRedisFleet } from '../../lib/redis/index.js';
+import type { RedisFleet } from '../../lib/redis/index.js';
+import { useEmulator } from '../support/emulator-fixture.js';
+import { DEMO, TEST_SEED, configFor, rejectionOf } from '../support/client-harness.js';
+import { expectPlatformError } from '../support/client-expect.js';
+import { useRedis } from '../support/redis-server.js';
+import { until } from '../support/until.js';
+
+interface Instance {
+  client: PlatformClient;
+  fleet: RedisFleet;
+  ends: SessionEndEvent[];
+}
+
+describe('three clients on one Redis (real redis-server)', () => {
+  const fx = useEmulator({ seed: TEST_SEED, clock: 'frozen' });
+  const rx = useRedis();
+  let prefixCount = 0;
+  const open: Instance[] = [];
+  const e2Count = (): number => fx.emulator.requests({ endpoint: 'E2' }).length;
+  const login = (): string => fx.emulator.login(DEMO.admin, DEMO.gameId).access_token;
+
+  async function instances(n: number, samePrefix = false): Promise<Instance[]> {
+    if (!samePrefix) prefixCount += 1;
+    const prefix = `pgp-test-${prefixCount}:`;
+    const made: Instance[] = [];
+    for (let i = 0; i < n; i += 1) {
+      const fleet = createRedisFleet({ url: rx.redis.url, prefix, maxReconnectDelayMs: 100 });
+      await fleet.ready();
+      const client = new PlatformClient({
+        ...configFor(fx.emulator, { cache: { ttlMs: 30_000 } }), store: fleet.store, revocations: fleet.revocations, storeTimeoutMs: 200,
+      });
+      const instance = { client, fleet, ends: [] as SessionEndEvent[] };
+      client.on('session-end', (event) => instance.ends.push(event));
+      made.push(instance);
+      open.push(instance);
+    }
+    return made;
+  }
+
+  afterEach(async () => {
+    for (const { client, fleet } of open.splice(0)) {
+      await client.close();
+      await fleet.close();
+    }
+  });
+
+  it('shares one verification among the instances, and Redis holds no token or secret', async () => {
+    const [a, b, c] = await instances(3);
+    const token = login();
+    await a!.client.verifyUserToken(token);
+    await until(async () => (await b!.fleet.store.get(`E2:${tokenKey(token)}`)) !== undefined, 2000, 'the shared entry');
+    for (const i of [b!, c!, a!, b!, c!]) expect(await i.client.verifyUserToken(token)).toEqual({ memberNo: DEMO.admin, guid: DEMO.adminGuid });
+    expect(e2Count()).toBe(1);
+    await a!.client.revokeUserToken(login());
+
+    const raw = createClient({ url: rx.redis.url });
+    await raw.connect();
+    try {
+      const keys = await raw.keys('*');
+      expect(keys.length).toBeGreaterThan(0);
+      const dump = [];
+      for (const key of keys) dump.push(key, await raw.get(key));
+      const text = JSON.stringify(dump);
+      for (const secret of [token, DEMO.clientSecret]) expect(text).not.toContain(secret);
+      expect(text).not.toMatch(/eyJ/); // no JWT-looking token either
+      for (const key of keys) expect(key).toMatch(/^pgp-test-\d+:(E2|web|revoked):[0-9a-f]{64}$/);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('a revocation on one instance makes the others refuse the token within 500 ms, cached or not, and end its sessions', async () => {
+    const [a, b, c] = await instances(3);
+    const token = login();
+    for (const i of [a!, b!, c!]) await i.client.verifyUserToken(token);
+    await a!.client.revokeUserToken(token);
+    const started = performance.now();
+    const refusedBy = async (i: Instance): Promise<boolean> => {
+      const error = await rejectionOf(() => i.client.verifyUserToken(token));
+      return (error as { status?: number } | undefined)?.status === 401;
+    };
+    await until(async () => (await refusedBy(b!)) && (await refusedBy(c!)), 500, 'the other instances to refuse the token');
+    expect(performance.now() - started).toBeLessThan(500);
+    expectPlatformError(await rejectionOf(() => a!.client.verifyUserToken(token)), 'invalid_token', 401);
+    const event = { kind: 'token', tokenKey: tokenKey(token), reason: 'logout' };
+    await until(() => b!.ends.length === 1 && c!.ends.length === 1, 500, 'session-end on the others');
+    for (const i of [a!, b!, c!]) expect(i.ends).toEqual([event]);
+    // A new instance that missed the message learns it from Redis.
+    const [late] = await instances(1, true);
+    expectPlatformError(await rejectionOf(() => late!.client.verifyUserToken(token)), 'invalid_token', 401);
+  });
+
+  it('ends a member\'s sessions on every instance', async () => {
+    const [a, b, c] = await instances(3);
+    await a!.client.endMemberSessions(DEMO.admin, 'admin');
+    await until(() => b!.ends.length === 1 && c!.ends.length === 1, 1000, 'the member event');
+    for (const i of [a!, b!, c!]) expect(i.ends).toEqual([{ kind: 'member', memberNo: DEMO.admin, reason: 'admin' }]);
+  });
+
+  it('keeps answering through the platform while Redis is down, and shares again once it is back', async () => {
+    if (!rx.redis.own) return; // REDIS_URL: not ours to kill
+    const [a, b] = await instances(2);
+    const token = login();
+    await a!.client.verifyUserToken(token);
+    await rx.redis.kill();
+    await until(() => a!.client.storeHealth.state !== 'ready', 2000, 'the store to be seen down');
+    expect(a!.client.health()).toMatchObject({ store: expect.stringMatching(/^(down|connecting)$/) });
+    const before = e2Count();
+    for (const i of [a!, b!, a!]) expect(await i.client.verifyUserToken(token)).toEqual({ memberNo: DEMO.admin, guid: DEMO.adminGuid });
+    expect(e2Count()).toBe(before + 3);
+    // Revoked while Redis is down: holds here at once, reaches the others when Redis is back.
+    const revoked = login();
+    await a!.client.revokeUserToken(revoked);
+    expectPlatformError(await rejectionOf(() => a!.client.verifyUserToken(revoked)), 'invalid_token', 401);
+    expect(a!.client.storeHealth.unsyncedRevocations).toBe(1);
+
+    await rx.redis.restart();
+    await until(() => a!.client.storeHealth.ready && b!.client.storeHealth.ready, 5000, 'the reconnection');
+    expect(a!.client.health()).toMatchObject({ store: 'ok' });
+    const fresh = login();
+    await a!.client.verifyUserToken(fresh);
+    await until(async () => (await b!.fleet.store.get(`E2:${tokenKey(fresh)}`)) !== undefined, 2000, 'the shared entry');
+    const shared = e2Count();
+    await b!.client.verifyUserToken(fresh);
+    expect(e2Count()).toBe(shared);
+    await until(() => a!.client.storeHealth.unsyncedRevocations === 0, 2000, 'the unsynced revocation to be sent');
+    expectPlatformError(await rejectionOf(() => b!.client.verifyUserToken(revoked)), 'invalid_token', 401);
+  });
+});

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A Redis server for tests: a private `redis-server` on a free loopback port, or the one at REDIS_URL. */
+export interface TestRedis {
+  readonly url: string;
+  /** False with REDIS_URL: a server we did not start is never stopped or restarted. */
+  readonly own: boolean;
+  /** Stops the private server (SIGKILL: as abrupt as a crash). */
+  kill(): Promise<void>;
+  /** Starts the private server again on the same port, empty. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function launch(port: number): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('redis-server', [
+      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', '--loglevel', 'notice',
+    ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 10_000);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot run redis-server (install it: apt-get install redis-server): ${error.message}`));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited (${code}):\n${out}`));
+    });
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        resolve(child);
+      }
+    });
+  });
+}
+
+function ended(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+export async function startTestRedis(): Promise<TestRedis> {
+  const external = process.env.REDIS_URL;
+  if (external !== undefined && external !== '') {
+    return { url: external, own: false, kill: async () => undefined, restart: async () => undefined, stop: async () => undefined };
+  }
+  const port = await freePort();
+  let child: ChildProcess | undefined = await launch(port);
+  const kill = async (): Promise<void> => {
+    const c = child;
+    child = undefined;
+    if (c === undefined) return;
+    c.kill('SIGKILL');
+    await ended(c);
+  };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    own: true,
+    kill,
+    restart: async () => {
+      await kill();
+      child = await launch(port);
+    },
+    stop: kill,
+  };
+}
+
+/** One Redis per `describe` block, started in beforeAll and stopped in afterAll. */
+export function useRedis(): { readonly redis: TestRedis } {
+  let redis: TestRedis | undefined;
+  beforeAll(async () => {
+    redis = await startTestRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  return {
+    get redis(): TestRedis {
+      if (!redis) throw new Error('redis not started yet');
+      return redis;
+    },
+  };
+}
