@@ -30,7 +30,9 @@ export type IpcOp =
   | { op: 'mint'; count: number; memberOffset: number }
   | { op: 'counts' }
   | { op: 'reset-counts' }
-  | { op: 'latency'; latencyMs: number };
+  | { op: 'latency'; latencyMs: number }
+  | { op: 'realtime-stats' }
+  | { op: 'realtime-pass'; passes: number };
 
 /** Answer to an {@link IpcOp}, by op. */
 export interface IpcAnswers {
@@ -41,6 +43,29 @@ export interface IpcAnswers {
   counts: PlatformCounts;
   'reset-counts': { ok: true };
   latency: { ok: true };
+  'realtime-stats': RealtimeServerStats;
+  'realtime-pass': RealtimePassStats;
+}
+
+/** A real-time bench server's live connections. */
+export interface RealtimeServerStats {
+  connections: number;
+  tokens: number;
+  /** The client's concurrency limit (0: unauthenticated server). */
+  maxConcurrentCalls: number;
+}
+
+/** One re-verification pass, as the server saw it. */
+export interface RealtimePassStats {
+  verified: number;
+  ended: number;
+  failures: number;
+  /** E2 calls made between the previous pass's end and this one's. */
+  e2Calls: number;
+  /** Most E2 calls in flight at once during the pass. */
+  maxInFlight: number;
+  durationMs: number;
+  tokens: number;
 }
 
 export interface IpcRequest {
