@@ -7,6 +7,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { runFrameworks } from './frameworks.js';
 import { runInstrumentation } from './instrumentation.js';
+import { DEFAULT_REALTIME_OPTIONS, runRealtime } from './realtime.js';
 import { killAllChildren } from './harness/children.js';
 import { machineInfo } from './harness/machine.js';
 import { parseBenchOptions, runsStage } from './harness/options.js';
@@ -123,6 +124,12 @@ async function main(): Promise<void> {
     if (runsStage(options, 'instrumentation')) {
       log('instrumentation: verifications with no channel subscriber, the OpenTelemetry recipe, the Prometheus collector');
       (results as BenchResults & { instrumentation?: unknown }).instrumentation = await runInstrumentation(log, options.quick ? 2 : 5, options.quick);
+      save();
+    }
+    if (runsStage(options, 'realtime')) {
+      const sizes = options.quick ? { ...DEFAULT_REALTIME_OPTIONS, connections: 1_000, tokens: 100, reverifyIntervalMs: 2_000 } : DEFAULT_REALTIME_OPTIONS;
+      log(`realtime: ${sizes.connections} Socket.IO connections over ${sizes.tokens} tokens, ours against unauthenticated`);
+      results.realtime = await runRealtime(platform, log, sizes);
       save();
     }
     results.complete = results.notes.length === 0;

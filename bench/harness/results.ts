@@ -109,6 +109,7 @@ export interface BenchResults {
   memory?: MemoryResult;
   /** Fastify's and Express's protected/unprotected ratios (bench/frameworks.ts). */
   frameworks?: import('../frameworks.js').FrameworksResult;
+  realtime?: import('../realtime.js').RealtimeBenchResult;
   ratios?: Record<string, ByLatency<{ ofMedians: number; pairedMedian: number; perRound: number[] }>>;
   targets?: TargetCheck[];
   wallTimeS?: number;
