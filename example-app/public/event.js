@@ -9,7 +9,17 @@ const MESSAGES = {
   register_device: 'This device is not registered for your account. Register it in the platform app, then try again.',
   retry_later: 'The login service is busy right now.',
   contact_support: 'The event server is misconfigured. Please contact support.',
+  denied: 'You cannot join the event with this account.',
 };
+
+// What the player reads when the server ends the live session.
+const ENDED = {
+  logout: 'You were logged out. Please log in again.',
+  admin: 'An administrator ended your session.',
+  shutdown: 'The event server is restarting. Reconnecting…',
+};
+
+let live = null;
 
 function el(testId) {
   return document.querySelector(`[data-testid="${testId}"]`);
@@ -50,7 +60,42 @@ function showPlayer(config, user) {
   }
 }
 
-function showProblem(config, status, problem, retryAfter) {
+// Live presence over Socket.IO: the browser sends the web token cookie with the handshake.
+function connectLive(config) {
+  if (typeof io !== 'function') return;
+  if (live) live.close();
+  const presence = el('presence');
+  const socket = io({ transports: ['websocket'], reconnection: false });
+  live = socket;
+  socket.on('session', (session) => {
+    presence.dataset.state = 'online';
+    presence.textContent = `Live: connected as ${String(session.member_no)}`;
+  });
+  const ended = (message, action) => {
+    presence.dataset.state = 'offline';
+    presence.textContent = 'Live: disconnected';
+    socket.close();
+    reset();
+    showProblem(config, action === 'retry_later' ? 503 : 401, { action }, null, message);
+  };
+  socket.on('auth:expired', (payload) => ended(undefined, payload && typeof payload.action === 'string' ? payload.action : 'relogin'));
+  socket.on('session:ended', (payload) => {
+    const reason = payload && typeof payload.reason === 'string' ? payload.reason : '';
+    if (reason === 'shutdown') {
+      presence.textContent = ENDED.shutdown;
+      socket.close();
+      setTimeout(() => { void refresh(); }, 2000);
+      return;
+    }
+    ended(Object.hasOwn(ENDED, reason) ? ENDED[reason] : undefined, reason === 'admin' ? 'denied' : 'relogin');
+  });
+  socket.on('connect_error', (err) => {
+    presence.dataset.state = 'offline';
+    presence.textContent = `Live: unavailable (${err && err.message ? err.message : 'error'})`;
+  });
+}
+
+function showProblem(config, status, problem, retryAfter, text) {
   const action = typeof problem.action === 'string' ? problem.action : '';
   if (action === 'login') {
     el('status').textContent = MESSAGES.login;
@@ -58,7 +103,7 @@ function showProblem(config, status, problem, retryAfter) {
     return;
   }
   el('status').textContent = status >= 500 ? 'Something went wrong.' : 'You cannot join the event yet.';
-  let message = Object.hasOwn(MESSAGES, action) ? MESSAGES[action] : `Unexpected answer from the server (HTTP ${status}).`;
+  let message = text ?? (Object.hasOwn(MESSAGES, action) ? MESSAGES[action] : `Unexpected answer from the server (HTTP ${status}).`);
   if (action === 'retry_later' && /^\d{1,6}$/.test(retryAfter ?? '')) message += ` Try again in ${retryAfter} seconds.`;
   el('message').textContent = message;
   el('problem').dataset.action = action;
@@ -85,6 +130,7 @@ async function refresh() {
     const response = await fetch('/api/event/me', { credentials: 'same-origin', headers: { accept: 'application/json' } });
     if (response.ok) {
       showPlayer(config, await response.json());
+      connectLive(config);
     } else {
       showProblem(config, response.status, await readJson(response), response.headers.get('retry-after'));
     }

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
-import { APP_DEMO, listenOnLoopback, startAppHarness } from '../support/app-harness.js';
+import { APP_DEMO, listenWithRealtime, startAppHarness } from '../support/app-harness.js';
 import type { AppHarness } from '../support/app-harness.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -14,8 +14,9 @@ let app: { url: string; close(): Promise<void> };
 let browser: Browser;
 
 beforeAll(async () => {
-  harness = await startAppHarness();
-  app = await listenOnLoopback(harness.app);
+  // Live connections are verified again every 300 ms, so a platform logout shows within a second.
+  harness = await startAppHarness({ app: { reverifyIntervalMs: 300 } });
+  app = await listenWithRealtime(harness.app);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     timeout: 30_000,
@@ -96,6 +97,34 @@ describe('the web event page in a real browser', () => {
     await page.goto(`${app.url}/event`);
     await expectText(page, 'message', 'This device is not registered for your account.');
     expect(await page.getByTestId('retry-button').isVisible()).toBe(true);
+    await page.context().close();
+  });
+});
+
+describe('live presence over Socket.IO', () => {
+  it('shows the player live, and asks to log in again after a logout on the platform', async () => {
+    const page = await newPage();
+    await logIn(page, APP_DEMO.player);
+    await expectText(page, 'presence', `Live: connected as ${APP_DEMO.player}`);
+    // Log out on the platform in another tab: the event page hears nothing from it.
+    const platformTab = await page.context().newPage();
+    await platformTab.goto(`${harness.emulator.url}/_emulator/web/logout`);
+    await expectText(page, 'message', 'Your login has expired. Please log in again.');
+    await page.getByTestId('login-link').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('presence').getAttribute('data-state')).toBe('offline');
+    await page.context().close();
+  });
+
+  it('tells the player an administrator ended the session', async () => {
+    const page = await newPage();
+    await logIn(page, APP_DEMO.player);
+    await expectText(page, 'presence', 'Live: connected');
+    const response = await fetch(`${app.url}/admin/members/${APP_DEMO.player}/disconnect`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${harness.token(APP_DEMO.admin)}` },
+    });
+    expect(response.status).toBe(202);
+    await expectText(page, 'message', 'An administrator ended your session.');
     await page.context().close();
   });
 });
