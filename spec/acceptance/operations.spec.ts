@@ -59,7 +59,27 @@ describe('GET /readyz', () => {
     });
   });
 
-  it('answers 503 store_down when the shared store reports it down, and shutting_down after SIGTERM', async () => {
+  it('answers 503 store_down when the client\'s shared verification store reports itself down', async () => {
+    let state: 'ready' | 'down' = 'ready';
+    const entries = new Map<string, unknown>();
+    // A shared store (as a Redis-backed one would be) that tells its connection state.
+    const store = {
+      shared: true,
+      get: async (key: string) => entries.get(key),
+      set: async (key: string, value: unknown) => void entries.set(key, value),
+      delete: async (key: string) => entries.delete(key),
+      health: () => ({ state }),
+    };
+    await withApp({ client: { store } as object }, async (h, url) => {
+      await h.client.ready();
+      expect((await get(`${url}/readyz`)).json()).toMatchObject({ status: 'ready', store: 'ok' });
+      state = 'down';
+      const res = await get(`${url}/readyz`);
+      expect([res.status, res.json().reasons, res.json().store]).toEqual([503, ['store_down'], 'down']);
+    });
+  });
+
+  it('answers 503 store_down when the app reports its store down, and shutting_down after SIGTERM', async () => {
     let extras: HealthExtras = { store: 'ok', liveConnections: 3 };
     let stopping = false;
     await withApp({ app: { healthExtras: () => extras, isShuttingDown: () => stopping } }, async (h, url) => {
