@@ -2,7 +2,7 @@ import { LIVE_BASE_URL, SANDBOX_BASE_URL } from '../lib/index.js';
 import { DEFAULT_REVERIFY_GRACE_MS, DEFAULT_REVERIFY_INTERVAL_MS } from '../lib/realtime/index.js';
 
 /**
- * The example app's settings, read from environment variables (CONTRACT 3).
+ * The example app's settings, read from environment variables (see example-app/README.md).
  * Pure: takes the environment as an argument, never reads `process.env`,
  * throws an `Error` whose message names the variable to fix.
  */
@@ -35,7 +35,7 @@ export interface AppSettings {
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_WEB_COOKIE_NAME = 'SUAT';
 
-/** Base URLs of the two environments (platform-notes.md, Hosts). */
+/** Base URLs of the two environments. */
 export const PLATFORM_HOSTS: Readonly<Record<'live' | 'sandbox', string>> = Object.freeze({
   live: LIVE_BASE_URL,
   sandbox: SANDBOX_BASE_URL,

@@ -17,7 +17,7 @@ for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijkl
 
 /**
  * Every `Authorization` field line the client sent. Node keeps only the first
- * in `req.headers` (trap 10), so read `rawHeaders` (or `headersDistinct`).
+ * in `req.headers` (a second, conflicting header would go unseen), so read `rawHeaders` (or `headersDistinct`).
  */
 export function authorizationValues(req: AuthRequest): string[] {
   const values: string[] = [];

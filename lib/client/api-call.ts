@@ -49,7 +49,7 @@ export class ApiCall {
 
   /**
    * A call authenticated with the API token (E2, E3). `subject` (the user
-   * token's key, E2 only) lets the guard notice a run of 40000s (trap 14).
+   * token's key, E2 only) lets the guard notice a run of 40000s.
    */
   async run<T>(endpoint: PlatformEndpoint, build: Build, parse: Parse<T>, subject?: string, context: CallContext = {}): Promise<T> {
     const progress: Progress = { started: performance.now(), stats: { attempts: 0 }, trace: {} };
@@ -72,7 +72,7 @@ export class ApiCall {
     }
   }
 
-  /** 40101/40103, or a probe blaming our token after a run of 40000s (trap 14): our API token was refused. */
+  /** 40101/40103, or a probe blaming our token after a run of 40000s: our API token was refused. */
   async #refusal(reply: PlatformReply, subject: string | undefined, apiToken: string, deadline: number): Promise<number | undefined> {
     if (isApiTokenRejection(reply.code)) return reply.code;
     if (subject === undefined || this.guard === undefined) return undefined;

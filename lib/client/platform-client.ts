@@ -331,7 +331,7 @@ export class PlatformClient extends EventEmitter<{
     return `/member/v3.0/${encodeURIComponent(this.config.gameId)}`;
   }
 
-  // Trap 14: any well-formed lookup tells whether the platform accepts our API token.
+  // 40000 can also mean our own Authorization value is bad: any well-formed lookup tells whether the platform accepts our API token.
   #probeRequest(apiToken: string): PlatformRequest {
     return { endpoint: 'E3', method: 'GET', path: this.#memberPath(), query: { search_type: 'member_no', value: '1' }, headers: this.#headers(apiToken) };
   }

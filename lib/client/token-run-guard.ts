@@ -19,7 +19,7 @@ export const INVALID_TOKEN_RUN_WINDOW_MS = 10_000;
  */
 export type ProbeOutcome = 'api_token_ok' | 'api_token_refused' | 'request_refused' | 'inconclusive';
 
-/** Payload of the client's `'probe'` event (trap 14). Never holds a token, only the API token's fingerprint. */
+/** Payload of the client's `'probe'` event. Never holds a token, only the API token's fingerprint. */
 export interface ProbeEvent {
   reason: 'invalid_token_run';
   /** Distinct user tokens refused in the run that led to the probe. */
@@ -68,7 +68,7 @@ const VERDICT: Record<ProbeOutcome, { level: 'error' | 'info'; text: string }> =
 };
 
 /**
- * Trap 14: 40000 also covers a bad Authorization value on our side. When many
+ * The platform's 40000 also covers a bad Authorization value on our side. When many
  * distinct user tokens are refused in a row, check our own API token with one
  * E3 lookup before blaming every player; at most once per window, one log
  * line and one `'probe'` event per check.

@@ -24,7 +24,7 @@ export interface SeedMember {
   nickname?: string;
 }
 
-/** The emulator's data (CONTRACT section 4 seed format, plus optional extensions). */
+/** The emulator's data (the seed format in lib/emulator/README.md, plus optional extensions). */
 export interface EmulatorSeed {
   clients: SeedClient[];
   members: SeedMember[];

@@ -63,7 +63,7 @@ export function errorForPlatformCode(code: number, endpoint: PlatformEndpoint): 
 }
 
 /**
- * E2's 40000 while a probe of our own API token (trap 14) found our side at
+ * E2's 40000 while a probe of our own API token found our side at
  * fault: 503 `retry_later`, never 401, so players are not all logged out for
  * a server-side fault.
  */

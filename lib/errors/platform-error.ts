@@ -20,7 +20,7 @@ export type ErrorKind =
   | 'platform_unavailable'
   | 'configuration';
 
-/** What the game client should do next (CONTRACT section 2). */
+/** What the game client should do next (the `action` of the README's error table). */
 export type ClientAction =
   | 'login'
   | 'relogin'

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 
-/** Idle keep-alive sockets are closed after this, below Node's 5 s server keep-alive (trap 11). */
+/** Idle keep-alive sockets are closed after this, below Node's 5 s server keep-alive, so we never send on a socket the server is closing. */
 export const KEEP_ALIVE_IDLE_MS = 4000;
 
 export interface Agents {

@@ -5,7 +5,7 @@ import type { MonotonicClock } from '../config/index.js';
 /** `closed`: calls go through; `open`: 503 at once; `half-open`: one probe call goes through. */
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
-/** How a call ended, for the breaker: only transport faults are failures (trap 12). */
+/** How a call ended, for the breaker: only transport faults are failures, never an answer about a token. */
 export type CallVerdict = 'success' | 'failure' | 'ignored';
 
 /**
@@ -49,7 +49,7 @@ const PROBE: CircuitPermit = Object.freeze({ probe: true });
  * in a row it opens: calls fail at once (503 `circuit_open`) for `openMs`.
  * Then it is half-open: one probe call goes through, and its outcome closes or
  * reopens it. Time is read from the monotonic `clock` on each call; no timer is ever set
- * (trap 5). A call started before the circuit opened does not change it.
+ * (a timer would fire late after a sleep). A call started before the circuit opened does not change it.
  */
 export class CircuitBreaker {
   #state: CircuitState = 'closed';

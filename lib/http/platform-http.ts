@@ -162,7 +162,7 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
       try {
         const { reply, failure } = await this.#send(req, call);
         if (reply !== undefined) {
-          // Any code but 50000 is an answer, a 40000 included (trap 12).
+          // Any code but 50000 is an answer, a 40000 included (only 50000 means the platform itself failed).
           verdict = isTransientCode(reply.code) ? 'failure' : 'success';
           return reply;
         }
@@ -272,11 +272,11 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
     }
   }
 
-  /** The wait before the next attempt, or `undefined` for none (trap 4: what is retried, said explicitly). */
+  /** The wait before the next attempt, or `undefined` for none (what is retried, said explicitly). */
   #retryDelay(attempt: Attempt, call: Call): number | undefined {
     if (call.signal.aborted || call.callerGone) return undefined;
     const { retries, retryBaseDelayMs, retryMaxDelayMs, logger } = this.config;
-    // Trap 11: a reused keep-alive socket closed by the server under us is
+    // Node's keep-alive race: a reused keep-alive socket closed by the server under us is
     // retried once at once, on top of (and even without) ordinary retries.
     if (attempt.status === undefined && attempt.code === 'ECONNRESET' && attempt.reused && !call.resetRetried) {
       call.resetRetried = true;

@@ -1,7 +1,7 @@
 import { isTransientCode } from '../errors/index.js';
 import { BadBody } from './platform-body.js';
 
-// What is retried, stated explicitly (trap 4): a generic retry library's defaults would
+// What is retried, stated explicitly: a generic retry library's defaults would
 // retry a POST on a network error but never on a 5xx.
 
 /** How an attempt that produced no HTTP response failed. */

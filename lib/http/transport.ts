@@ -18,7 +18,7 @@ export interface RawResponse {
 /**
  * Why an attempt got no answer. Only a short error code is kept (never the
  * request, its headers or body): the API token and the client secret cannot
- * ride along (trap 1).
+ * ride along in an error that reaches a log.
  */
 export class TransportError extends Error {
   constructor(readonly code: string | undefined, readonly reused: boolean) {
@@ -43,8 +43,8 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /**
- * The platform's HTTP transport, on node:http itself (trap 3 by
- * construction): keep-alive agents, no redirects followed, no proxy from the
+ * The platform's HTTP transport, on node:http itself (nothing can be
+ * configured around it by the environment): keep-alive agents, no redirects followed, no proxy from the
  * environment, relative paths only (kept under the base URL), bounded request
  * and response sizes, no compression asked for, and one signal that ends the
  * attempt at any point, a body trickling in included. Everything a request

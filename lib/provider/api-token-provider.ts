@@ -173,7 +173,7 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
     this.#refusal = { error, key, until: this.config.monotonic.now() + CONFIGURATION_BACKOFF_MS };
   }
 
-  /** Trap 13: refused again after a reissue, so a configuration fault; one line, no E1 storm. */
+  /** Refused again after a reissue, so a configuration fault: one log line, no storm of E1 calls. */
   #refusedAgain<T extends TokenReply>(token: string, code: number, options: WithTokenOptions<T>, handedBack: boolean): PlatformError {
     const key = tokenKey(token);
     const active = this.#blocked(key);

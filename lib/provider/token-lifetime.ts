@@ -26,7 +26,7 @@ export const CONFIGURATION_BACKOFF_MS = 60_000;
 const EXPIRY_MARGIN_MS = 5000;
 const EXPIRY_MARGIN_FRACTION = 0.01;
 
-/** The API token held by the provider. Times are `clock.now()` values; no timer is ever set (trap 5). */
+/** The API token held by the provider. Times are `clock.now()` values; no timer is ever set (a sleeping laptop or a paused VM would fire it late). */
 export interface HeldToken {
   readonly token: string;
   readonly fingerprint: string;

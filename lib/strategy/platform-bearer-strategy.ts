@@ -1,5 +1,4 @@
 import type { Request } from 'express';
-import { Strategy as BearerStrategy, type VerifyFunction } from 'passport-http-bearer';
 import { accessDenied } from '../auth/access-denied.js';
 import { authenticatorFor, type Authenticator } from '../auth/authenticate.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
@@ -7,6 +6,7 @@ import type { AuthenticateOptions } from '../auth/types.js';
 import { toPlatformError } from '../auth/unexpected-error.js';
 import { PlatformError } from '../errors/index.js';
 import type { Logger } from '../types.js';
+import { BearerBase } from './bearer-base.js';
 import './express-augment.js';
 import { rememberPassportFailure } from './passport-failure.js';
 import { runVerifyCallback, type VerifyCallback, type VerifyCallbackWithRequest } from './verify-callback.js';
@@ -33,8 +33,8 @@ export interface StrategyActions {
 }
 
 /**
- * Passport strategy `'game-platform'`: RFC 6750 extraction (never the parent's,
- * see RELIABILITY trap 7), platform verification, then optional `mapUser`,
+ * Passport strategy `'game-platform'`: RFC 6750 extraction (never the parent's, which
+ * takes a token from a JSON body and misses duplicate headers), platform verification, then optional `mapUser`,
  * `authorize` and a passport-style verify callback. Caller mistakes end in
  * `fail()` (400/401 with a challenge, 403 without); platform or configuration
  * faults end in `error()`, never in a 401 that would send clients into a
@@ -48,7 +48,7 @@ export interface StrategyActions {
  * app.use(platformErrorHandler());
  * ```
  */
-export class PlatformBearerStrategy<U extends object = object> extends BearerStrategy<VerifyFunction> {
+export class PlatformBearerStrategy<U extends object = object> extends BearerBase {
   override name = 'game-platform';
   private readonly credentialsRequired: boolean;
   private readonly passReq: boolean;
@@ -76,7 +76,7 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerStr
   /** Called by passport (or a test) on an instance carrying the actions. */
   override authenticate(req: Request, options?: { session?: boolean | undefined }): void {
     const actions = this as unknown as StrategyActions;
-    // Trap 9: passport >= 0.6 answers 500 on success without a session store.
+    // passport >= 0.6 answers 500 on success without a session store.
     // Passport hands the route's options object here and reads it again in success().
     if (options !== null && typeof options === 'object' && options.session === undefined) options.session = false;
     // One action per request, whatever happens; an action that throws is reported through error().

@@ -24,7 +24,7 @@ export interface VerifyOutcome {
  * Calls a passport-style verify callback once and turns it into a promise.
  * A second `done` call is ignored; a synchronous throw rejects, and so does
  * a returned promise that rejects (an `async` verify), so the request always
- * ends (trap 8).
+ * ends (a callback that never calls `done` would leave it hanging).
  */
 export function runVerifyCallback(
   verify: VerifyCallback | VerifyCallbackWithRequest,

@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+// What the package teaches must be readable by its users: no sentence in the README, docs/,
+// the sources or the example app may send a reader to a document that is not in the repository
+// (the team's private notes, numbered lists of pitfalls). And the README's links must work on
+// the npm page, which shows the README without the repository around it.
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const OUTSIDE = [
+  /\bCONTRACT\b/,
+  /\bRELIABILITY\b/,
+  /\btraps? \d+/i,
+  /platform-notes/,
+  /platform-auth-spec/,
+  /STYLE\.md/,
+  /\/work\/shared/,
+];
+
+function textFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((entry) => /\.(ts|mts|mjs|js|md|html)$/.test(entry))
+    .map((entry) => path.join(dir, entry));
+}
+
+describe('documentation stands on its own', () => {
+  const files = ['README.md', ...textFiles('docs'), ...textFiles('lib'), ...textFiles('example-app')];
+
+  it('points to no document outside the repository', () => {
+    const found: string[] = [];
+    for (const file of files) {
+      readFileSync(path.join(ROOT, file), 'utf8').split('\n').forEach((line, i) => {
+        if (OUTSIDE.some((re) => re.test(line))) found.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    expect(files.length).toBeGreaterThan(100);
+    expect(found).toEqual([]);
+  });
+
+  it('links from the README only to its own headings or absolute URLs (they work on the npm page)', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+    expect(targets.length).toBeGreaterThan(5);
+    expect(targets.filter((t) => !t.startsWith('#') && !/^https:\/\//.test(t))).toEqual([]);
+    const headings = new Set([...readme.matchAll(/^#{2,4} (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
+    expect(targets.filter((t) => t.startsWith('#') && !headings.has(t.slice(1)))).toEqual([]);
+    const repo = /https:\/\/github\.com\/passport-game-platform\/passport-game-platform\/blob\/main\/([^)#\s]+)/g;
+    const files = [...readme.matchAll(repo)].map((m) => m[1]!);
+    for (const file of files) expect(readFileSync(path.join(ROOT, file), 'utf8').length).toBeGreaterThan(0);
+  });
+});
