@@ -15,6 +15,11 @@ import { attachRealtime, type AttachedRealtime, type Realtime } from './realtime
 import { warmUp } from './warm-up.js';
 import { installShutdown } from './shutdown.js';
 import { Registry, collectDefaultMetrics } from 'prom-client';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { createClient } from 'redis';
+import { createRedisFleet } from '../lib/redis/index.js';
+import type { RedisFleet } from '../lib/redis/index.js';
+import { loadFleetSettings } from './fleet-config.js';
 
 const logger = consoleLogger();
 // The client's info lines (each API-token issuance) add nothing here; its
@@ -64,9 +69,21 @@ async function main(): Promise<void> {
   const demo = settings.platform === null ? await startDemoPlatform(settings.port, settings.webCookieName) : null;
   const platform = demo?.platform ?? settings.platform!;
   let client: PlatformClient;
+  let fleet: RedisFleet | undefined;
+  let closeSocketIoAdapter = async (): Promise<void> => {};
   try {
-    client = new PlatformClient({ ...platform, logger: clientLogger });
+    const shared = loadFleetSettings(process.env, platform.gameId);
+    // REDIS_URL: the verification cache (when VERIFY_CACHE_TTL_MS > 0) and revocations are shared by every instance.
+    fleet = shared.redisUrl === null ? undefined : createRedisFleet({ url: shared.redisUrl, prefix: shared.redisPrefix });
+    client = new PlatformClient({
+      ...platform,
+      logger: clientLogger,
+      ...(shared.verifyCacheTtlMs > 0 ? { cache: { ttlMs: shared.verifyCacheTtlMs } } : {}),
+      ...(fleet === undefined ? {} : { store: fleet.store, revocations: fleet.revocations }),
+    });
+    if (fleet !== undefined) out(`Redis: ${shared.redisUrl!.replace(/\/\/[^@/]*@/, '//***@')} (prefix ${shared.redisPrefix}); verification cache ${shared.verifyCacheTtlMs > 0 ? `${shared.verifyCacheTtlMs} ms, shared` : 'off'}`);
   } catch (err) {
+    await fleet?.close();
     await demo?.emulator.close();
     fail((err as Error).message);
   }
@@ -91,6 +108,18 @@ async function main(): Promise<void> {
   const server = createServer(app);
   // Socket.IO (/socket.io/) and WebSocket (/ws) on the API's own port.
   const realtime = attachRealtime(server, app.locals.realtime as Realtime);
+  if (fleet !== undefined) {
+    // Socket.IO broadcasts (io.emit, rooms) reach every instance's sockets through its Redis adapter;
+    // ending a member's or a token's connections goes through the client's revocation bus.
+    const pub = createClient({ url: loadFleetSettings(process.env, platform.gameId).redisUrl! });
+    const sub = pub.duplicate();
+    for (const c of [pub, sub]) c.on('error', () => {});
+    realtime.io.adapter(createAdapter(pub, sub));
+    void Promise.all([pub.connect(), sub.connect()]).catch(() => {});
+    closeSocketIoAdapter = async () => {
+      for (const c of [pub, sub]) if (c.isOpen) c.destroy();
+    };
+  }
   // The emulator's cookie reaches the app only on the same host name: loopback
   // in emulator mode; every interface when a real platform is configured.
   let port: number;
@@ -114,6 +143,8 @@ async function main(): Promise<void> {
     closeLiveConnections: () => realtime.closeAll('shutdown'),
     closeResources: async () => {
       await client.close();
+      await fleet?.close();
+      await closeSocketIoAdapter();
       await demo?.emulator.close();
     },
     log: out,

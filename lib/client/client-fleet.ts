@@ -32,8 +32,8 @@ export function clientFleet(
     revocations,
     sharedState(): HealthExtras {
       if (shared === undefined) return {};
-      const state = shared.state;
-      return { store: state === 'ready' ? 'ok' : state };
+      // Reconnecting or never connected: either way the shared store does not answer now.
+      return { store: shared.state === 'ready' ? 'ok' : 'down' };
     },
     health(): VerificationStoreHealth {
       const busState = bus?.health?.().state;

@@ -1,0 +1,130 @@
+import { createClient } from 'redis';
+import { PlatformClient } from '../../lib/index.js';
+import { startEmulator } from '../../lib/emulator/index.js';
+import type { Emulator } from '../../lib/emulator/index.js';
+import { startAppProcess } from '../support/app-process.js';
+import type { AppProcess } from '../support/app-process.js';
+import { APP_DEMO } from '../support/app-harness.js';
+import { openIo, openWs } from '../support/realtime-harness.js';
+import { startTestRedis } from '../support/redis-server.js';
+import type { TestRedis } from '../support/redis-server.js';
+import { until } from '../support/until.js';
+
+// Issue 14: three example-app processes behind one Redis, against one emulator.
+const READY = /Ready: (http:\/\/127\.0\.0\.1:\d+)/;
+
+describe('three example-app instances on one Redis', () => {
+  let emulator: Emulator;
+  let redis: TestRedis;
+  let apps: AppProcess[] = [];
+  let urls: string[] = [];
+  const e2Count = (): number => emulator.requests({ endpoint: 'E2' }).length;
+  const token = (memberNo: string): string => emulator.login(memberNo, APP_DEMO.gameId).access_token;
+  const get = async (url: string, bearer: string, method = 'GET'): Promise<number> =>
+    (await fetch(url, { method, headers: { Authorization: `Bearer ${bearer}` } })).status;
+
+  beforeAll(async () => {
+    [emulator, redis] = await Promise.all([startEmulator(), startTestRedis()]);
+    apps = [0, 1, 2].map(() => startAppProcess({
+      PORT: '0',
+      PLATFORM_BASE_URL: emulator.url,
+      PLATFORM_CLIENT_ID: APP_DEMO.clientId,
+      PLATFORM_CLIENT_SECRET: APP_DEMO.clientSecret,
+      PLATFORM_GAME_ID: APP_DEMO.gameId,
+      ADMIN_MEMBER_NOS: APP_DEMO.admin,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: 'pgp-scale:',
+      VERIFY_CACHE_TTL_MS: '60000',
+      REVERIFY_INTERVAL_MS: '0',
+    }));
+    urls = await Promise.all(apps.map(async (app) => (await app.waitForOutput(READY, 30_000))[1]!));
+    await until(async () => {
+      const states = await Promise.all(urls.map(async (url) => (await fetch(`${url}/readyz`)).status));
+      return states.every((s) => s === 200);
+    }, 10_000, 'every instance ready');
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.stop()));
+    await redis?.stop();
+    await emulator?.close();
+  });
+
+  it('spreads one player over three instances with one E2 call per cache lifetime', async () => {
+    const bearer = token(APP_DEMO.player);
+    const before = e2Count();
+    expect(await get(`${urls[0]}/api/me`, bearer)).toBe(200);
+    // Entries are written after the answer: wait for the first to land in Redis, then spread.
+    await until(async () => (await get(`${urls[1]}/api/me`, bearer)) === 200 && e2Count() - before <= 2, 2000, 'the shared entry');
+    const settled = e2Count();
+    for (let i = 0; i < 30; i += 1) expect(await get(`${urls[i % 3]}/api/me`, bearer)).toBe(200);
+    expect(e2Count()).toBe(settled);
+    expect(settled - before).toBeLessThanOrEqual(2);
+  });
+
+  it('logout on one instance makes the other two answer 401 within 500 ms though the platform still accepts the token', async () => {
+    const bearer = token(APP_DEMO.player);
+    for (const url of urls) expect(await get(`${url}/api/me`, bearer)).toBe(200);
+    expect(await get(`${urls[0]}/api/logout`, bearer, 'POST')).toBe(204);
+    const started = performance.now();
+    await until(async () => (await get(`${urls[1]}/api/me`, bearer)) === 401 && (await get(`${urls[2]}/api/me`, bearer)) === 401, 500, '401 on the other instances');
+    expect(performance.now() - started).toBeLessThan(500);
+    const problem = await (await fetch(`${urls[2]}/api/me`, { headers: { Authorization: `Bearer ${bearer}` } })).json() as { action: string };
+    expect(problem.action).toBe('relogin');
+    // The platform itself still accepts it: the refusal is the game's revocation.
+    const direct = new PlatformClient({ baseUrl: emulator.url, clientId: APP_DEMO.clientId, clientSecret: APP_DEMO.clientSecret, gameId: APP_DEMO.gameId });
+    try {
+      await expect(direct.verifyUserToken(bearer)).resolves.toMatchObject({ memberNo: APP_DEMO.player });
+    } finally {
+      await direct.close();
+    }
+  });
+
+  it('an admin disconnect ends the member\'s sockets on all three instances', async () => {
+    const member = APP_DEMO.player;
+    const sockets = await Promise.all(urls.map((url) => openIo(url, { token: token(member) })));
+    const ws = await Promise.all(urls.map((url) => openWs(`${url.replace('http', 'ws')}/ws`, { Authorization: `Bearer ${token(member)}` })));
+    const ended = sockets.map(({ socket }) => new Promise((resolve) => socket.once('session:ended', resolve)));
+    const admin = token(APP_DEMO.admin);
+    expect(await get(`${urls[1]}/admin/members/${member}/disconnect`, admin, 'POST')).toBe(202);
+    expect(await Promise.all(ended)).toEqual([{ reason: 'admin' }, { reason: 'admin' }, { reason: 'admin' }]);
+    const closes = await Promise.all(ws.map((w) => w.closed));
+    for (const close of closes) expect(close.code).toBe(4403); // the realtime adapters' code for an admin end
+    for (const { socket } of sockets) socket.close();
+  });
+
+  it('keeps answering through the platform while Redis is down, shares again once it is back, and Redis holds no token or secret', async () => {
+    if (!redis.own) return; // REDIS_URL: not ours to kill
+    await redis.kill();
+    await until(async () => (await fetch(`${urls[0]}/readyz`)).status === 503, 5000, '/readyz to report the store');
+    const bearer = token(APP_DEMO.player);
+    const before = e2Count();
+    for (const url of urls) expect(await get(`${url}/api/me`, bearer)).toBe(200);
+    expect(e2Count() - before).toBe(3); // no sharing, no failure
+    await redis.restart();
+    await until(async () => {
+      const states = await Promise.all(urls.map(async (url) => (await fetch(`${url}/readyz`)).status));
+      return states.every((s) => s === 200);
+    }, 8000, 'every instance to reconnect');
+    const fresh = token(APP_DEMO.player);
+    expect(await get(`${urls[0]}/api/me`, fresh)).toBe(200);
+    const afterFirst = e2Count();
+    await until(async () => (await get(`${urls[2]}/api/me`, fresh)) === 200 && e2Count() === afterFirst, 2000, 'sharing restored');
+    expect(await get(`${urls[1]}/api/me`, fresh)).toBe(200);
+    expect(e2Count()).toBe(afterFirst);
+
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    try {
+      const keys = await raw.keys('*');
+      expect(keys.length).toBeGreaterThan(0);
+      const dump: unknown[] = [];
+      for (const key of keys) dump.push(key, await raw.get(key));
+      const text = JSON.stringify(dump);
+      for (const secret of [fresh, bearer, APP_DEMO.clientSecret]) expect(text).not.toContain(secret);
+      for (const key of keys) expect(key).toMatch(/^pgp-scale:(E2|web|revoked):[0-9a-f]{64}$/);
+    } finally {
+      await raw.close();
+    }
+  });
+});
