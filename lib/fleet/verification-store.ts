@@ -14,11 +14,17 @@ import { LRUCache } from 'lru-cache';
  *
  * @example
  * ```ts
- * import Keyv from 'keyv';
  * import { PlatformClient } from 'passport-game-platform';
+ * // `new Keyv(...)` fits as is; a Map-backed store shows the shape without the dependency.
+ * const entries = new Map<string, unknown>();
+ * const store = {
+ *   get: async (key: string) => entries.get(key),
+ *   set: async (key: string, value: unknown) => entries.set(key, value),
+ *   delete: async (key: string) => entries.delete(key),
+ * };
  * const client = new PlatformClient({
  *   environment: 'live', clientId: 'id', clientSecret: 'secret', gameId: 'MYGAME',
- *   cache: { ttlMs: 30_000 }, store: new Keyv(),
+ *   cache: { ttlMs: 30_000 }, store,
  * });
  * ```
  */
