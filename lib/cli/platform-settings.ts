@@ -1,4 +1,4 @@
-import { DEFAULT_TIMEOUT_MS } from '../config/index.js';
+import { DEFAULT_TIMEOUT_MS, LIVE_BASE_URL, MAX_TIMEOUT_MS, SANDBOX_BASE_URL } from '../config/index.js';
 import type { FlagSpec, ParsedArgs } from './args.js';
 import { booleanFlag, stringFlag } from './args.js';
 import type { CliIo } from './io.js';
@@ -75,7 +75,8 @@ export async function readPlatformSettings(values: ParsedArgs['values'], io: Cli
   };
 }
 
-const HOSTS: Record<string, string> = { live: 'https://api.onstove.com', sandbox: 'https://api.gate8.com' };
+// The library's own host table: the CLI never disagrees with the client on where Live and Sandbox are.
+const HOSTS: Record<string, string> = { live: LIVE_BASE_URL, sandbox: SANDBOX_BASE_URL };
 
 function parseUrl(raw: string): URL | undefined {
   try {
@@ -130,8 +131,9 @@ function timeoutCheck(setting: Setting): CheckLine {
   const name = 'Timeout';
   if (setting.value === undefined) return { name, ok: true, detail: `default (${DEFAULT_TIMEOUT_MS} ms per attempt)` };
   const ms = Number(setting.value);
-  if (!/^[0-9]+$/.test(setting.value) || !Number.isSafeInteger(ms) || ms <= 0) {
-    return { name, ok: false, detail: `${setting.source} is "${setting.value}"`, fix: `set ${setting.source} to a whole number of milliseconds above 0, or unset it for the default.` };
+  // The client's own bounds: the CLI accepts no value the client would then reject.
+  if (!/^[0-9]+$/.test(setting.value) || !Number.isSafeInteger(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS) {
+    return { name, ok: false, detail: `${setting.source} is "${setting.value}"`, fix: `set ${setting.source} to a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, or unset it for the default.` };
   }
   return { name, ok: true, detail: `${ms} ms per attempt (from ${setting.source})` };
 }

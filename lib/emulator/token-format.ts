@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 /** An opaque API token: 128 random bytes as base64url, 171 characters like the platform's sample. */
 export function newApiToken(): string {
@@ -23,10 +23,9 @@ export function newWebToken(nowMs: number, lifetimeMs: number): string {
   return `${header}.${payload}.${randomBytes(32).toString('base64url')}`;
 }
 
-/** First 16 hex digits of sha256(token): safe to log, stable for comparisons. */
-export function fingerprint(token: string): string {
-  return createHash('sha256').update(token).digest('hex').slice(0, 16);
-}
+// The library's fingerprint (first 8 hex digits of SHA-256), so the emulator's request log, the
+// client's events and the CLI label the same token the same way.
+export { fingerprint } from '../config/fingerprint.js';
 
 /** `***<last 4>` for long values, `***` for short ones (nothing of a short secret shows). */
 export function maskSecret(value: string): string {

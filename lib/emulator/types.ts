@@ -62,7 +62,7 @@ export interface RequestLogEntry {
   headers: Record<string, string>;
   /** The `caller-id` header, or null when absent. */
   callerId: string | null;
-  /** sha256 fingerprint (16 hex) of the bearer token, when one was sent. */
+  /** The bearer token's fingerprint (8 hex digits of SHA-256, as the client's), when one was sent. */
   authFingerprint?: string;
   /** E1 only: the `client_id` and `instance_id` of the body (never the secret). */
   clientId?: string;

@@ -78,6 +78,14 @@ describe('doctor', () => {
     expect(mixed.stdout).toContain('✗ Platform: PLATFORM_BASE_URL is the live host but PLATFORM_ENV says sandbox');
   });
 
+  it('refuses a --timeout-ms the client would reject (one rule set: above 120000 ms)', async () => {
+    const body = jsonOf(await runInProcess(['doctor', '--json', '--timeout-ms', '600000'], { env: emulatorEnv(emulator.url) }));
+    expect(body.checks).toEqual(expect.arrayContaining([
+      { name: 'Timeout', ok: false, detail: '--timeout-ms is "600000"', fix: 'set --timeout-ms to a whole number of milliseconds from 1 to 120000, or unset it for the default.' },
+    ]));
+    expect(emulator.requests()).toHaveLength(0);
+  });
+
   it('reports 40105 (wrong secret) with the fix and exits 3', async () => {
     const result = await runInProcess(['doctor'], { env: { ...emulatorEnv(emulator.url), PLATFORM_CLIENT_SECRET: 'not-the-secret' } });
     expect(result.status).toBe(ExitCode.CONFIGURATION);
