@@ -106,6 +106,20 @@ describe('Socket.IO adapter', () => {
     await ioDisconnected(kept.socket);
   });
 
+  it("follows the client's session-end events: revokeUserToken (logout) and endMemberSessions (admin)", async () => {
+    const t = emulator.login(DEMO.admin).access_token;
+    const a = await openIo(rt.url, { token: t });
+    const b = await openIo(rt.url, { token: emulator.login(OTHER).access_token });
+    const logout = nextIo(a.socket, 'session:ended');
+    await rt.client.revokeUserToken(t);
+    expect(await logout).toEqual({ reason: 'logout' });
+    const admin = nextIo(b.socket, 'session:ended');
+    await rt.client.endMemberSessions(OTHER, 'admin');
+    expect(await admin).toEqual({ reason: 'admin' });
+    // A revoked token cannot come back in.
+    expect((await refusedIo(rt.url, { token: t })).data).toMatchObject({ status: 401, action: 'relogin' });
+  });
+
   it('session:ended logout / admin / shutdown precede the disconnect', async () => {
     const t = emulator.login(DEMO.admin).access_token;
     const a = await openIo(rt.url, { token: t });
