@@ -43,9 +43,12 @@ export function sessionRoutes(config: ResolvedAppConfig): Router {
     if (typeof memberNo !== 'string' || !DIGITS.test(memberNo)) {
       throw new PlatformError({ kind: 'not_found', message: 'member_no must be 1 to 30 digits.' });
     }
+    // The client's 'session-end' event may end this instance's connections before endMember runs:
+    // count them first.
+    const live = registry.byMember(memberNo).length;
     if (typeof client.endMemberSessions === 'function') await client.endMemberSessions(memberNo, 'admin');
     const ended = registry.endMember(memberNo, 'admin');
-    res.status(202).set('Cache-Control', 'no-store').json({ member_no: memberNo, disconnected: ended });
+    res.status(202).set('Cache-Control', 'no-store').json({ member_no: memberNo, disconnected: Math.max(live, ended) });
   });
   return router;
 }
