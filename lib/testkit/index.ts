@@ -15,6 +15,6 @@
  * @packageDocumentation
  */
 export { SimulatedClient, SDK_RENEWAL_FRACTION } from './simulated-client.js';
-export type { SimulatedClientOptions, SimulatedClock } from './simulated-client.js';
+export type { SimulatedClientOptions, SimulatedClock, HeldSocket } from './simulated-client.js';
 export { PcSdkSimulator, PcSdkResult, PcSdkResultCode, PC_SDK_TOKEN_BUFFER_LENGTH } from './pc-sdk-simulator.js';
 export type { PcSdkSimulatorOptions, PcSdkResultCodeValue } from './pc-sdk-simulator.js';

@@ -38,6 +38,11 @@ interface HeldLogin {
   lifetimeMs: number;
 }
 
+/** A connection the simulated client keeps fresh: a Socket.IO client socket fits. */
+export interface HeldSocket {
+  emitWithAck(event: 'auth:refresh', payload: { token: string }): Promise<unknown>;
+}
+
 /**
  * A scripted game client that behaves as the platform's mobile SDKs do (spec, token usage
  * rules), against the emulator:
@@ -60,6 +65,7 @@ interface HeldLogin {
  * ```
  */
 export class SimulatedClient {
+  private socket: HeldSocket | null = null;
   private readonly baseUrl: string;
   private readonly gameId: string | undefined;
   private readonly clock: SimulatedClock;
@@ -135,7 +141,28 @@ export class SimulatedClient {
     if (this.held !== held) return false;
     await this.hold(held.memberNo, pair);
     this.renewals += 1;
+    await this.refreshSocket(pair.access_token);
     return true;
+  }
+
+  /**
+   * Holds a live connection (a Socket.IO client socket, or anything with the same
+   * `emitWithAck`): each SDK renewal sends the new token in band (`auth:refresh`), as a game
+   * client should. `refreshes` counts the acknowledged ones; a refused one throws from `tick()`.
+   */
+  holdSocket(socket: HeldSocket): void {
+    this.socket = socket;
+  }
+
+  /** In-band refreshes the held socket acknowledged with `{ ok: true }`. */
+  socketRefreshes = 0;
+
+  private async refreshSocket(token: string): Promise<void> {
+    const socket = this.socket;
+    if (socket === null) return;
+    const answer = (await socket.emitWithAck('auth:refresh', { token })) as { ok?: unknown } | undefined;
+    if (answer?.ok !== true) throw new Error(`SimulatedClient: the server refused the in-band refresh: ${JSON.stringify(answer)}`);
+    this.socketRefreshes += 1;
   }
 
   /** The app goes to the background: no renewal runs until `resume()`. */

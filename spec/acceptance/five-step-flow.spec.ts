@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { SimulatedClient } from '../../lib/testkit/index.js';
-import { APP_DEMO, startAppHarness } from '../support/app-harness.js';
+import type { Realtime } from '../../example-app/realtime.js';
+import { APP_DEMO, listenWithRealtime, startAppHarness } from '../support/app-harness.js';
+import { openIo } from '../support/realtime-harness.js';
 import type { AppHarness } from '../support/app-harness.js';
 
 // The spec's common authentication flow (five steps) with a scripted game
@@ -89,5 +91,33 @@ describe('the five-step flow through the example app', () => {
     const second = await client.login(APP_DEMO.player);
     expect((await getMe(first)).status).toBe(401);
     expect((await getMe(second)).status).toBe(200);
+  });
+});
+
+describe('a 7-hour session on one live connection', () => {
+  it('stays connected through SDK renewals by refreshing in band, re-verified on the emulator clock', async () => {
+    const app = await listenWithRealtime(h.app);
+    const registry = (h.app.locals.realtime as Realtime).registry;
+    try {
+      const client = newClient();
+      const first = await client.login(APP_DEMO.player);
+      const { socket } = await openIo(app.url, { token: first });
+      client.holdSocket(socket);
+      // Seven hours in 15-minute steps: the SDK renews at 80 % (4.8 h), the server re-verifies each step.
+      for (let elapsed = 0; elapsed < 7 * 3_600_000; elapsed += 900_000) {
+        h.emulator.advanceClock(900_000);
+        await client.tick();
+        expect(await registry.reverifier.verifyAll()).toMatchObject({ ended: 0 });
+        expect(socket.connected).toBe(true);
+      }
+      expect(client.renewals).toBe(1);
+      expect(client.socketRefreshes).toBe(1);
+      expect(await socket.emitWithAck('ping')).toEqual({ member_no: APP_DEMO.player });
+      // The first token died with the renewal; the connection lives on the new one.
+      expect((await getMe(first)).status).toBe(401);
+      socket.close();
+    } finally {
+      await app.close();
+    }
   });
 });
