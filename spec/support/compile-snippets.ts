@@ -14,6 +14,7 @@ const ENTRY_POINTS: Record<string, string> = {
   'passport-game-platform/opentelemetry': path.join(ROOT, 'lib', 'opentelemetry', 'index.js'),
   'passport-game-platform/prometheus': path.join(ROOT, 'lib', 'prometheus', 'index.js'),
   'passport-game-platform/redis': path.join(ROOT, 'lib', 'redis', 'index.js'),
+  'passport-game-platform/colyseus': path.join(ROOT, 'lib', 'colyseus', 'index.js'),
 };
 
 /** A piece of TypeScript a user would write, importing the package by name. */
@@ -34,7 +35,7 @@ export function compileSnippets(snippets: Snippet[]): string[] {
   try {
     const files = snippets.map(({ code }, i) => {
       const file = path.join(dir, `snippet-${i}.mts`);
-      const source = code.replace(/from '(passport-game-platform(?:\/emulator|\/nest|\/fastify|\/testkit|\/ws|\/socket\.io|\/opentelemetry|\/prometheus|\/redis)?)'/g, (_, name: string) => `from ${JSON.stringify(ENTRY_POINTS[name])}`);
+      const source = code.replace(/from '(passport-game-platform(?:\/emulator|\/nest|\/fastify|\/testkit|\/ws|\/socket\.io|\/opentelemetry|\/prometheus|\/redis|\/colyseus)?)'/g, (_, name: string) => `from ${JSON.stringify(ENTRY_POINTS[name])}`);
       writeFileSync(file, `${source}\nexport {};\n`);
       return file;
     });
