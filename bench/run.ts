@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { runFrameworks } from './frameworks.js';
 import { runInstrumentation } from './instrumentation.js';
 import { DEFAULT_REALTIME_OPTIONS, runRealtime } from './realtime.js';
+import { runScaleOut } from './scale-out.js';
 import { killAllChildren } from './harness/children.js';
 import { machineInfo } from './harness/machine.js';
 import { parseBenchOptions, runsStage } from './harness/options.js';
@@ -124,6 +125,11 @@ async function main(): Promise<void> {
     if (runsStage(options, 'instrumentation')) {
       log('instrumentation: verifications with no channel subscriber, the OpenTelemetry recipe, the Prometheus collector');
       (results as BenchResults & { instrumentation?: unknown }).instrumentation = await runInstrumentation(log, options.quick ? 2 : 5, options.quick);
+      save();
+    }
+    if (runsStage(options, 'scale-out')) {
+      log('scale-out: 3 instances, players x 10 requests spread over them: E2 calls with no cache, per-instance caches, shared Redis; cache-hit latency Redis vs in-memory');
+      (results as BenchResults & { scaleOut?: unknown }).scaleOut = await runScaleOut(log, options.quick);
       save();
     }
     if (runsStage(options, 'realtime')) {

@@ -33,7 +33,7 @@ export interface BenchOptions {
   only: string[];
 }
 
-export const ALL_STAGES = ['emulator', 'steady', 'cold-burst', 'memory', 'frameworks', 'instrumentation', 'realtime'] as const;
+export const ALL_STAGES = ['emulator', 'steady', 'cold-burst', 'memory', 'frameworks', 'instrumentation', 'scale-out', 'realtime'] as const;
 /** Stages left out of a run that names none: the real-time section takes minutes of its own (`npm run bench:realtime`). */
 export const OPT_IN_STAGES: readonly string[] = ['realtime'];
 

@@ -293,7 +293,8 @@ export class PlatformClient extends EventEmitter<{
           signal,
         }, verifiedIdentifiers);
       const user = await this.#completeMember(ids, { deadline, signal });
-      this.#fleet.cache.store(ticket, user);
+      const stored = this.#fleet.cache.store(ticket, user);
+      if (stored !== undefined) await stored;
       return user;
     } catch (error) {
       if (this.#fleet.cache.enabled) void this.#fleet.cache.forget(key);

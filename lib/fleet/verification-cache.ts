@@ -119,15 +119,21 @@ export class VerificationCache {
     return { key, generation: state.generation, state };
   }
 
-  /** Stores a verified user unless the key was forgotten since the ticket's verification began. */
-  store(ticket: Ticket, user: GameUser): void {
-    if (this.guard === undefined || ticket.state.generation !== ticket.generation) return;
+  /**
+   * Stores a verified user unless the key was forgotten since the ticket's
+   * verification began. With a shared store, the promise settles once the
+   * store has it (or gave up), so the player's next request finds it on any
+   * instance; the in-memory store needs no wait.
+   */
+  store(ticket: Ticket, user: GameUser): Promise<unknown> | undefined {
+    if (this.guard === undefined || ticket.state.generation !== ticket.generation) return undefined;
     const entry: CachedEntry = { m: user.memberNo, g: user.guid, x: this.now() + this.ttlMs };
     if (this.#memory === undefined) {
       this.#seq += 1;
       this.#recent.set(ticket.key, { entry, generation: ticket.generation, seq: this.#seq });
     }
-    void this.guard.run((store) => store.set(ticket.key, entry, this.ttlMs));
+    const stored = this.guard.run((store) => store.set(ticket.key, entry, this.ttlMs));
+    return this.#memory === undefined ? stored : undefined;
   }
 
   end(ticket: Ticket): void {
