@@ -8,7 +8,6 @@ const ENTRY_POINTS: Record<string, string> = {
   'passport-game-platform/emulator': path.join(ROOT, 'lib', 'emulator', 'index.js'),
   'passport-game-platform/nest': path.join(ROOT, 'lib', 'nest', 'index.js'),
   'passport-game-platform/fastify': path.join(ROOT, 'lib', 'fastify', 'index.js'),
-  'passport-game-platform/redis': path.join(ROOT, 'lib', 'redis', 'index.js'),
   'passport-game-platform/testkit': path.join(ROOT, 'lib', 'testkit', 'index.js'),
   'passport-game-platform/ws': path.join(ROOT, 'lib', 'ws', 'index.js'),
   'passport-game-platform/socket.io': path.join(ROOT, 'lib', 'socket-io', 'index.js'),
