@@ -1,6 +1,7 @@
 // What the framework adapters (Nest, Fastify) share: the core authenticator
 // built once from checked options, seen through the framework's request and
 // response. Failures are rendered by the core's `problemResponse`.
+import { CALLER_GONE } from '../http/aborted.js';
 import type { ServerResponse } from 'node:http';
 import { authenticatorFor } from '../auth/authenticate.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
@@ -60,7 +61,7 @@ export function adapterCore<U extends object, R extends object>(options: Adapter
       if (out === undefined) return core(authRequestOf(req));
       const aborter = new AbortController();
       const onClose = (): void => {
-        if (!out.writableEnded) aborter.abort();
+        if (!out.writableEnded) aborter.abort(CALLER_GONE);
       };
       out.once('close', onClose);
       return core(authRequestOf(req), { signal: aborter.signal }).finally(() => out.off('close', onClose));

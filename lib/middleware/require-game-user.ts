@@ -1,3 +1,4 @@
+import { CALLER_GONE } from '../http/aborted.js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { authenticatorFor } from '../auth/authenticate.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
@@ -43,7 +44,7 @@ export function requireGameUser<U extends object = object>(options: RequireGameU
   return function requireGameUser(req: Request, res: Response, next: NextFunction): void {
     const aborter = new AbortController();
     const onClose = (): void => {
-      if (!res.writableEnded) aborter.abort();
+      if (!res.writableEnded) aborter.abort(CALLER_GONE);
     };
     res.once('close', onClose);
     authenticate(req, { signal: aborter.signal }).then((user) => {

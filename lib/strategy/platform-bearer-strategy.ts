@@ -1,3 +1,4 @@
+import { CALLER_GONE } from '../http/aborted.js';
 import type { Request } from 'express';
 import { accessDenied } from '../auth/access-denied.js';
 import { authenticatorFor, type Authenticator } from '../auth/authenticate.js';
@@ -150,7 +151,7 @@ function abortOnHangUp(req: Request): { signal: AbortSignal; stop(): void } | un
   if (res === undefined || typeof res.once !== 'function') return undefined;
   const aborter = new AbortController();
   const onClose = (): void => {
-    if (!res.writableEnded) aborter.abort();
+    if (!res.writableEnded) aborter.abort(CALLER_GONE);
   };
   res.once('close', onClose);
   return { signal: aborter.signal, stop: () => res.off('close', onClose) };

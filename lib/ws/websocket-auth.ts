@@ -1,3 +1,4 @@
+import { CALLER_GONE } from '../http/aborted.js';
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
@@ -147,7 +148,7 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
     timer.unref();
     ws.once('close', () => {
       clearTimeout(timer);
-      aborter.abort();
+      aborter.abort(CALLER_GONE);
     });
     ws.once('message', (data) => {
       clearTimeout(timer);
@@ -179,7 +180,7 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
       return refuse(socket, problemResponse(err, { realm: authenticate.realm }));
     }
     const aborter = new AbortController();
-    const onClose = (): void => aborter.abort();
+    const onClose = (): void => aborter.abort(CALLER_GONE);
     socket.once('close', onClose);
     authenticate.token(found.token, { req: view as never, source: found.source, signal: aborter.signal }).then(
       (user) => {
