@@ -6,6 +6,8 @@ import { startAppProcess } from '../support/app-process.js';
 import type { AppProcess } from '../support/app-process.js';
 import { APP_DEMO } from '../support/app-harness.js';
 import { SHUTDOWN_MARGIN_MS } from '../../example-app/shutdown.js';
+import { io as ioClient } from 'socket.io-client';
+import WebSocket from 'ws';
 
 // Issue 15 and issue 12 finding 12: SIGTERM while a request waits for a slow
 // platform. Before, the app cut every connection 5 s after SIGTERM: this
@@ -93,5 +95,26 @@ describe('graceful shutdown of the example app', () => {
     expect(await app!.exited(5000)).toBe(1);
     expect(performance.now() - again).toBeLessThan(5000);
     agent.destroy();
+  }, SLOW_MS);
+  it('ends live connections on SIGTERM: ws gets session:ended shutdown and 1001, Socket.IO session:ended shutdown', async () => {
+    const url = await start();
+    const headers = { Authorization: `Bearer ${emulator.login(APP_DEMO.player, APP_DEMO.gameId).access_token}` };
+    const ws = new WebSocket(`${url.replace('http', 'ws')}/ws`, { headers });
+    const wsMessages: unknown[] = [];
+    ws.on('message', (data) => wsMessages.push(JSON.parse(String(data))));
+    const wsClosed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+    await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject); });
+    const socket = ioClient(url, { auth: { token: emulator.login(APP_DEMO.player, APP_DEMO.gameId).access_token }, transports: ['websocket'], reconnection: false });
+    const ioEnded = new Promise<unknown>((resolve) => socket.on('session:ended', resolve));
+    const ioGone = new Promise<string>((resolve) => socket.on('disconnect', resolve));
+    await new Promise<void>((resolve, reject) => { socket.once('session', () => resolve()); socket.once('connect_error', reject); });
+
+    app!.child.kill('SIGTERM');
+    expect(await wsClosed).toEqual({ code: 1001, reason: 'shutdown' });
+    expect(wsMessages.at(-1)).toEqual({ type: 'session:ended', reason: 'shutdown' });
+    expect(await ioEnded).toEqual({ reason: 'shutdown' });
+    expect(await ioGone).toBe('io server disconnect');
+    expect(await app!.exited(20_000)).toBe(0);
+    socket.close();
   }, SLOW_MS);
 });
