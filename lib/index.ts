@@ -21,6 +21,7 @@ export {
 } from './config/index.js';
 export type {
   CircuitBreakerOptions, PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig, ResultCacheOptions,
+  PlatformEnvDescription, PlatformEnvValues, PlatformSettingName,
 } from './config/index.js';
 export type { CircuitState, CircuitEvent } from './http/index.js';
 

@@ -1,54 +1,72 @@
 import type { PlatformConfig, ResolvedPlatformConfig } from './platform-config.js';
+import type { PlatformEnvDescription, PlatformEnvReading, PlatformSettingName } from './platform-env-types.js';
+import { PLATFORM_SETTING_NAMES } from './platform-env-types.js';
+import { readPlatformEnv } from './read-platform-env.js';
 import { resolvePlatformConfig } from './resolve-config.js';
 import { configError } from './validate.js';
 
 type Env = Record<string, string | undefined>;
 
-function read(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === undefined || value === '' ? undefined : value;
+/**
+ * The client options of a reading. Throws a `TypeError` naming the variable
+ * (or flag) of its first problem, never a value.
+ */
+export function platformOptionsFrom(reading: PlatformEnvReading): PlatformConfig {
+  const [problem] = reading.problems;
+  if (problem !== undefined) throw configError(problem.message);
+  const v = reading.values;
+  return {
+    ...(v.baseUrl === undefined ? {} : { baseUrl: v.baseUrl }),
+    ...(v.environment === undefined ? {} : { environment: v.environment }),
+    clientId: v.clientId ?? '',
+    clientSecret: v.clientSecret ?? '',
+    gameId: v.gameId ?? '',
+    ...(v.instanceId === undefined ? {} : { instanceId: v.instanceId }),
+    ...(v.timeoutMs === undefined ? {} : { timeoutMs: v.timeoutMs }),
+  };
 }
 
-function required(env: Env, name: string, override: unknown): string | undefined {
-  const value = read(env, name);
-  if (value === undefined && override === undefined) throw configError(`"${name}" is required`);
-  return value;
+function overriddenIn(overrides: Partial<PlatformConfig>): PlatformSettingName[] {
+  return PLATFORM_SETTING_NAMES.filter((name) => overrides[name] !== undefined);
+}
+
+function readChecked(env: Env, overrides: Partial<PlatformConfig>): { reading: PlatformEnvReading; options: PlatformConfig } {
+  const reading = readPlatformEnv(env, { overridden: overriddenIn(overrides) });
+  return { reading, options: platformOptionsFrom(reading) };
+}
+
+/**
+ * Where each platform setting comes from, after the checks of
+ * {@link fromEnv} (it throws what `fromEnv` throws). `values` holds what was
+ * read (the client secret non-enumerable, so logging the result never shows
+ * it); `sources` names, for every setting, its variable or `overrides`.
+ */
+function describe(env: Env = process.env, overrides: Partial<PlatformConfig> = {}): PlatformEnvDescription {
+  const { reading } = readChecked(env, overrides);
+  return Object.freeze({ values: reading.values, sources: reading.sources });
 }
 
 /**
  * Builds the configuration from environment variables: `PLATFORM_BASE_URL`
  * or `PLATFORM_ENV` (`live`/`sandbox`), `PLATFORM_CLIENT_ID`,
  * `PLATFORM_CLIENT_SECRET`, `PLATFORM_GAME_ID`, optional
- * `PLATFORM_INSTANCE_ID` and `PLATFORM_TIMEOUT_MS`. `overrides` (logger,
- * clock, cache, ...) win over the environment. Throws a `TypeError` naming the
- * missing or invalid variable.
+ * `PLATFORM_INSTANCE_ID` and `PLATFORM_TIMEOUT_MS`. Values are trimmed and a
+ * blank one is unset. `overrides` (logger, clock, cache, ...) win over the
+ * environment; an overridden `baseUrl` or `environment` replaces both
+ * location variables. Throws a `TypeError` naming the missing or invalid
+ * variable, never its value. `fromEnv.describe(env)` reports where each
+ * setting came from.
  *
  * @example
  * ```ts
  * import { fromEnv, PlatformClient } from 'passport-game-platform';
  * const client = new PlatformClient(fromEnv(process.env, { cache: { ttlMs: 30_000 } }));
+ * const { sources } = fromEnv.describe(process.env);
+ * console.log(`platform from ${sources.environment}, game from ${sources.gameId}`);
  * ```
  */
 export function fromEnv(env: Env = process.env, overrides: Partial<PlatformConfig> = {}): ResolvedPlatformConfig {
-  const baseUrl = read(env, 'PLATFORM_BASE_URL');
-  const environment = read(env, 'PLATFORM_ENV')?.toLowerCase();
-  if (environment !== undefined && environment !== 'live' && environment !== 'sandbox') {
-    throw configError('"PLATFORM_ENV" must be "live" or "sandbox"');
-  }
-  if (baseUrl === undefined && environment === undefined && overrides.baseUrl === undefined && overrides.environment === undefined) {
-    throw configError('"PLATFORM_BASE_URL" or "PLATFORM_ENV" is required');
-  }
-  const timeout = read(env, 'PLATFORM_TIMEOUT_MS');
-  if (timeout !== undefined && !/^\d{1,9}$/.test(timeout)) throw configError('"PLATFORM_TIMEOUT_MS" must be an integer');
-  const instanceId = read(env, 'PLATFORM_INSTANCE_ID');
-  const options: PlatformConfig = {
-    ...(baseUrl === undefined ? {} : { baseUrl }),
-    ...(environment === undefined ? {} : { environment }),
-    clientId: required(env, 'PLATFORM_CLIENT_ID', overrides.clientId) ?? '',
-    clientSecret: required(env, 'PLATFORM_CLIENT_SECRET', overrides.clientSecret) ?? '',
-    gameId: required(env, 'PLATFORM_GAME_ID', overrides.gameId) ?? '',
-    ...(instanceId === undefined ? {} : { instanceId }),
-    ...(timeout === undefined ? {} : { timeoutMs: Number(timeout) }),
-  };
-  return resolvePlatformConfig({ ...options, ...overrides });
+  return resolvePlatformConfig({ ...readChecked(env, overrides).options, ...overrides });
 }
+
+fromEnv.describe = describe;

@@ -1,7 +1,14 @@
 export * from './defaults.js';
 export type { CircuitBreakerOptions, PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig, ResultCacheOptions } from './platform-config.js';
 export { resolvePlatformConfig, configWith } from './resolve-config.js';
-export { fromEnv } from './from-env.js';
+export { fromEnv, platformOptionsFrom } from './from-env.js';
+export { readPlatformEnv, platformBaseUrl } from './read-platform-env.js';
+export { PLATFORM_VARIABLES, PLATFORM_SETTING_NAMES } from './platform-env-types.js';
+export type {
+  GivenSetting, PlatformEnvDescription, PlatformEnvProblem, PlatformEnvProblemKind, PlatformEnvReading, PlatformEnvValues,
+  PlatformSettingName, ReadPlatformEnvOptions,
+} from './platform-env-types.js';
+export { PLATFORM_HOSTS, environmentOfBaseUrl, isPlatformEnvironment } from './hosts.js';
 export { fingerprint, tokenKey } from './fingerprint.js';
 export { silentLogger } from './silent-logger.js';
 export { monotonicFor, processMonotonic } from './monotonic.js';

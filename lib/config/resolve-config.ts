@@ -1,7 +1,8 @@
 import { inspect } from 'node:util';
 import type { Clock, Logger } from '../types.js';
 import * as D from './defaults.js';
-import type { PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig } from './platform-config.js';
+import type { PlatformConfig, ResolvedPlatformConfig } from './platform-config.js';
+import { PLATFORM_HOSTS, environmentOfBaseUrl } from './hosts.js';
 import { monotonicFor } from './monotonic.js';
 import { silentLogger } from './silent-logger.js';
 import {
@@ -10,7 +11,6 @@ import {
 
 const resolved = new WeakSet<object>();
 const systemClock: Clock = Object.freeze({ now: () => Date.now() });
-const HOSTS: Record<PlatformEnvironment, string> = { live: D.LIVE_BASE_URL, sandbox: D.SANDBOX_BASE_URL };
 
 function resolveEnvironment(options: Record<string, unknown>): { baseUrl: string; environment: ResolvedPlatformConfig['environment'] } {
   const env = options.environment;
@@ -19,11 +19,10 @@ function resolveEnvironment(options: Record<string, unknown>): { baseUrl: string
   }
   if (options.baseUrl === undefined) {
     if (env === undefined) throw configError('"baseUrl" or "environment" is required');
-    return { baseUrl: HOSTS[env], environment: env };
+    return { baseUrl: PLATFORM_HOSTS[env], environment: env };
   }
   const baseUrl = parseBaseUrl(options.baseUrl);
-  const known = (Object.keys(HOSTS) as PlatformEnvironment[]).find((name) => HOSTS[name] === baseUrl);
-  return { baseUrl, environment: env ?? known ?? 'custom' };
+  return { baseUrl, environment: env ?? environmentOfBaseUrl(baseUrl) ?? 'custom' };
 }
 
 function resolveLogger(value: unknown): Logger {

@@ -24,8 +24,12 @@ export function optionalString(value: unknown, name: string): string | undefined
 }
 
 // Values that end up in a header (caller-id) or a URL path: visible ASCII only.
+export function isVisibleAscii(value: string): boolean {
+  return /^[\x21-\x7e]+$/.test(value);
+}
+
 export function assertVisibleAscii(value: string, name: string): void {
-  if (!/^[\x21-\x7e]+$/.test(value)) throw configError(`"${name}" must be printable ASCII without spaces`);
+  if (!isVisibleAscii(value)) throw configError(`"${name}" must be printable ASCII without spaces`);
 }
 
 export function integerIn(value: unknown, name: string, min: number, max: number, fallback: number): number {
@@ -36,18 +40,31 @@ export function integerIn(value: unknown, name: string, min: number, max: number
   return value;
 }
 
-export function parseBaseUrl(value: unknown): string {
-  const raw = requiredString(value, 'baseUrl');
+/** What is wrong with a base URL, if anything: the one rule set of options and environment variables. */
+export type BaseUrlIssue = 'not_http_url' | 'credentials' | 'query_or_fragment';
+
+/** Checks a base URL; when it is fine, returns it normalized (origin and path, no trailing slash). */
+export function checkBaseUrl(raw: string): { url: string } | { issue: BaseUrlIssue } {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw configError('"baseUrl" must be an http(s) URL');
+    return { issue: 'not_http_url' };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw configError('"baseUrl" must be an http(s) URL');
-  if (url.username !== '' || url.password !== '') throw configError('"baseUrl" must not contain credentials');
-  if (url.search !== '' || url.hash !== '' || raw.includes('?') || raw.includes('#')) {
-    throw configError('"baseUrl" must not contain a query or a fragment');
-  }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { issue: 'not_http_url' };
+  if (url.username !== '' || url.password !== '') return { issue: 'credentials' };
+  if (url.search !== '' || url.hash !== '' || raw.includes('?') || raw.includes('#')) return { issue: 'query_or_fragment' };
+  return { url: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
+}
+
+const BASE_URL_MESSAGES: Record<BaseUrlIssue, string> = {
+  not_http_url: '"baseUrl" must be an http(s) URL',
+  credentials: '"baseUrl" must not contain credentials',
+  query_or_fragment: '"baseUrl" must not contain a query or a fragment',
+};
+
+export function parseBaseUrl(value: unknown): string {
+  const checked = checkBaseUrl(requiredString(value, 'baseUrl'));
+  if ('issue' in checked) throw configError(BASE_URL_MESSAGES[checked.issue]);
+  return checked.url;
 }

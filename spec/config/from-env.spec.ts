@@ -49,7 +49,7 @@ describe('fromEnv', () => {
     ['no host', { ...env, PLATFORM_ENV: undefined }, 'passport-game-platform: "PLATFORM_BASE_URL" or "PLATFORM_ENV" is required'],
     ['unknown environment', { ...env, PLATFORM_ENV: 'prod' }, 'passport-game-platform: "PLATFORM_ENV" must be "live" or "sandbox"'],
     ['timeout not a number', { ...env, PLATFORM_TIMEOUT_MS: '5s' }, 'passport-game-platform: "PLATFORM_TIMEOUT_MS" must be an integer'],
-    ['timeout out of range', { ...env, PLATFORM_TIMEOUT_MS: '0' }, 'passport-game-platform: "timeoutMs" must be an integer between 1 and 120000'],
+    ['timeout out of range', { ...env, PLATFORM_TIMEOUT_MS: '0' }, 'passport-game-platform: "PLATFORM_TIMEOUT_MS" must be an integer between 1 and 120000'],
   ])('rejects %s with a message naming the variable', (_name, vars, message) => {
     const text = messageOf(() => fromEnv(vars));
     expect(text).toBe(message);
