@@ -1,8 +1,9 @@
+import { platformOptionsFrom } from '../config/index.js';
 import { PlatformClient, isPlatformError } from '../index.js';
 import { ConfigurationError, messageOf } from './cli-errors.js';
 import type { Output } from './output.js';
+import { checkPlatformSettings } from './platform-checks.js';
 import type { PlatformSettings } from './platform-settings.js';
-import { checkPlatformSettings } from './platform-settings.js';
 
 /**
  * Builds the platform client from checked settings. Settings the CLI finds
@@ -10,7 +11,7 @@ import { checkPlatformSettings } from './platform-settings.js';
  * naming the setting and its fix.
  */
 export function createPlatformClient(settings: PlatformSettings, out: Output): PlatformClient {
-  out.addSecret(settings.clientSecret.value);
+  out.addSecret(settings.values.clientSecret);
   const failed = checkPlatformSettings(settings).filter((check) => !check.ok);
   if (failed.length > 0) {
     const lines = failed.map((check) => `${check.name}: ${check.detail}; fix: ${check.fix ?? ''}`);
@@ -21,22 +22,11 @@ export function createPlatformClient(settings: PlatformSettings, out: Output): P
 
 /** Like {@link createPlatformClient}, without re-checking (doctor checks line by line). */
 export function buildClient(settings: PlatformSettings, out: Output): PlatformClient {
-  out.addSecret(settings.clientSecret.value);
-  const environment = settings.environment.value?.toLowerCase() as 'live' | 'sandbox' | undefined;
-  const location = {
-    ...(settings.baseUrl.value !== undefined ? { baseUrl: settings.baseUrl.value } : {}),
-    ...(environment !== undefined ? { environment } : {}),
-  };
+  out.addSecret(settings.values.clientSecret);
   let client: PlatformClient;
   try {
-    client = new PlatformClient({
-      ...location,
-      clientId: settings.clientId.value ?? '',
-      clientSecret: settings.clientSecret.value ?? '',
-      gameId: settings.gameId.value ?? '',
-      ...(settings.instanceId.value !== undefined ? { instanceId: settings.instanceId.value } : {}),
-      ...(settings.timeoutMs.value !== undefined ? { timeoutMs: Number(settings.timeoutMs.value) } : {}),
-    });
+    // The options fromEnv would build from the same reading.
+    client = new PlatformClient(platformOptionsFrom(settings));
   } catch (err) {
     throw new ConfigurationError(`The library rejected the settings: ${messageOf(err)}`);
   }

@@ -8,7 +8,8 @@ import { EXIT_CODES_HELP, ExitCode } from './exit-codes.js';
 import type { ExitCodeValue } from './exit-codes.js';
 import { describeExpiry, tokenFingerprint } from './format.js';
 import type { CheckLine } from './output.js';
-import { PLATFORM_FLAGS, PLATFORM_FLAGS_HELP, checkPlatformSettings, readPlatformSettings } from './platform-settings.js';
+import { checkPlatformSettings } from './platform-checks.js';
+import { PLATFORM_FLAGS, PLATFORM_FLAGS_HELP, readPlatformSettings } from './platform-settings.js';
 
 const FLAGS = { ...PLATFORM_FLAGS, 'probe-member-no': { type: 'string' } } as const;
 
@@ -104,7 +105,7 @@ async function run(argv: readonly string[], ctx: CommandContext): Promise<ExitCo
   if (probe !== undefined && !isDigits(probe)) throw new UsageError(`--probe-member-no must be a member_no (decimal digits), not "${probe}".`);
 
   const settings = await readPlatformSettings(values, ctx.io);
-  ctx.out.addSecret(settings.clientSecret.value);
+  ctx.out.addSecret(settings.values.clientSecret);
   const doctor = new DoctorRun(ctx);
   for (const check of checkPlatformSettings(settings)) doctor.report(check);
   if (doctor.checks.some((check) => !check.ok)) {
