@@ -1,25 +1,41 @@
-import { LIVE_BASE_URL, SANDBOX_BASE_URL } from '../lib/index.js';
+import { PLATFORM_SETTING_NAMES, platformBaseUrl, platformOptionsFrom, readPlatformEnv } from '../lib/config/index.js';
+import type { PlatformEnvProblem, PlatformEnvReading, PlatformSettingName } from '../lib/config/index.js';
 import { DEFAULT_REVERIFY_GRACE_MS, DEFAULT_REVERIFY_INTERVAL_MS } from '../lib/realtime/index.js';
 
 /**
  * The example app's settings, read from environment variables (see example-app/README.md).
  * Pure: takes the environment as an argument, never reads `process.env`,
- * throws an `Error` whose message names the variable to fix.
+ * throws an `Error` whose message names the variable to fix. The PLATFORM_*
+ * variables go through the library's own reader (the rules of `fromEnv`);
+ * the app reads only its own variables here.
  */
 
 /** Where the app gets its platform from. */
 export interface PlatformSettings {
   baseUrl: string;
+  /** `PLATFORM_ENV`, when set: labels the credentials (a custom base URL stays the one called). */
+  environment?: 'live' | 'sandbox';
   clientId: string;
   clientSecret: string;
   gameId: string;
   instanceId?: string;
+  /** `PLATFORM_TIMEOUT_MS`; the client's default when unset. */
+  timeoutMs?: number;
 }
+
+/**
+ * Where each platform value in use came from (a variable name), for the
+ * startup banner; settings left unset are absent. `baseUrl` names
+ * PLATFORM_ENV when the host came from the library's host table.
+ */
+export type PlatformSources = Readonly<Partial<Record<PlatformSettingName, string>>>;
 
 export interface AppSettings {
   port: number;
   /** `null`: start the embedded emulator and seed demo members. */
   platform: PlatformSettings | null;
+  /** Set with `platform`: where each of its values came from. */
+  platformSources?: PlatformSources;
   /** `null` when `ADMIN_MEMBER_NOS` is unset (the emulator mode then uses its demo admin). */
   adminMemberNos: string[] | null;
   webCookieName: string;
@@ -34,12 +50,6 @@ export interface AppSettings {
 
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_WEB_COOKIE_NAME = 'SUAT';
-
-/** Base URLs of the two environments. */
-export const PLATFORM_HOSTS: Readonly<Record<'live' | 'sandbox', string>> = Object.freeze({
-  live: LIVE_BASE_URL,
-  sandbox: SANDBOX_BASE_URL,
-});
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -90,35 +100,42 @@ function parseUrl(name: string, raw: string): string {
   return raw.replace(/\/+$/, '');
 }
 
-function baseUrlFrom(env: Env): string | undefined {
-  const baseUrl = read(env, 'PLATFORM_BASE_URL');
-  if (baseUrl !== undefined) return parseUrl('PLATFORM_BASE_URL', baseUrl);
-  const platformEnv = read(env, 'PLATFORM_ENV');
-  if (platformEnv === undefined) return undefined;
-  const key = platformEnv.toLowerCase();
-  if (key !== 'live' && key !== 'sandbox') {
-    throw new Error(`PLATFORM_ENV must be "live" or "sandbox", got "${platformEnv}".`);
+// The library's verdict, in the app's words: the variable, the rule, and the refused text when it is safe to show.
+function problemText(problem: PlatformEnvProblem): string {
+  if (problem.kind === 'mixed_hosts') {
+    return `${problem.source} ${problem.rule.replaceAll('"', '')}: Live and Sandbox keys are never mixed; make them agree, or unset one.`;
   }
-  return PLATFORM_HOSTS[key];
+  return `${problem.source} ${problem.rule}${problem.got === undefined ? '' : `, got "${problem.got}"`}.`;
 }
 
-function platformFrom(env: Env): PlatformSettings | null {
-  const baseUrl = baseUrlFrom(env);
-  if (baseUrl === undefined) return null;
-  const required = ['PLATFORM_CLIENT_ID', 'PLATFORM_CLIENT_SECRET', 'PLATFORM_GAME_ID'] as const;
-  const missing = required.filter((name) => read(env, name) === undefined);
+function sourcesOf({ values, sources }: PlatformEnvReading): PlatformSources {
+  const used: Partial<Record<PlatformSettingName, string>> = {};
+  for (const name of PLATFORM_SETTING_NAMES) if (values[name] !== undefined) used[name] = sources[name];
+  used.baseUrl = values.baseUrl === undefined ? sources.environment : sources.baseUrl;
+  return Object.freeze(used);
+}
+
+function platformFrom(env: Env): { platform: PlatformSettings; platformSources: PlatformSources } | null {
+  const reading = readPlatformEnv(env);
+  const invalid = reading.problems.find((problem) => problem.kind !== 'required' && problem.kind !== 'location_required');
+  if (invalid !== undefined) throw new Error(problemText(invalid));
+  if (reading.problems.some((problem) => problem.kind === 'location_required')) return null;
+  // Only missing credentials are left: the app's own sentence lists them all.
+  const missing = reading.problems.map((problem) => problem.source);
   if (missing.length > 0) {
     throw new Error(`A platform is configured (PLATFORM_BASE_URL or PLATFORM_ENV) but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set; set ${missing.length === 1 ? 'it' : 'them'}, or unset PLATFORM_BASE_URL and PLATFORM_ENV to use the embedded emulator.`);
   }
-  const settings: PlatformSettings = {
-    baseUrl,
-    clientId: read(env, 'PLATFORM_CLIENT_ID') as string,
-    clientSecret: env.PLATFORM_CLIENT_SECRET as string,
-    gameId: read(env, 'PLATFORM_GAME_ID') as string,
+  const { environment, instanceId, timeoutMs, clientId, clientSecret, gameId } = platformOptionsFrom(reading);
+  const platform: PlatformSettings = {
+    baseUrl: platformBaseUrl(reading.values) as string,
+    ...(environment === undefined ? {} : { environment }),
+    clientId,
+    clientSecret,
+    gameId,
+    ...(instanceId === undefined ? {} : { instanceId }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
   };
-  const instanceId = read(env, 'PLATFORM_INSTANCE_ID');
-  if (instanceId !== undefined) settings.instanceId = instanceId;
-  return settings;
+  return { platform, platformSources: sourcesOf(reading) };
 }
 
 /**
@@ -136,9 +153,12 @@ export function loadConfig(env: Env): AppSettings {
   if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(cookieName)) {
     throw new Error(`WEB_COOKIE_NAME must be a cookie name (letters, digits, and !#$%&'*+-.^_\`|~), got "${cookieName}".`);
   }
+  const port = parsePort(read(env, 'PORT'));
+  const platform = platformFrom(env);
   return {
-    port: parsePort(read(env, 'PORT')),
-    platform: platformFrom(env),
+    port,
+    platform: platform?.platform ?? null,
+    ...(platform === null ? {} : { platformSources: platform.platformSources }),
     adminMemberNos: parseAdminMemberNos(env.ADMIN_MEMBER_NOS),
     webCookieName: cookieName,
     webLoginUrl: webLoginUrl === undefined ? null : parseUrl('WEB_LOGIN_URL', webLoginUrl),

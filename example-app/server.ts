@@ -10,6 +10,7 @@ import { createApp } from './create-app.js';
 import { demoMembers, startDemoPlatform } from './demo-platform.js';
 import { loadConfig } from './load-config.js';
 import type { AppSettings, PlatformSettings } from './load-config.js';
+import { platformBanner } from './platform-banner.js';
 import { quickStartText } from './quick-start.js';
 import { attachRealtime, type AttachedRealtime, type Realtime } from './realtime.js';
 import { warmUp } from './warm-up.js';
@@ -152,7 +153,7 @@ async function main(): Promise<void> {
   });
   const appUrl = `http://127.0.0.1:${port}`;
   out(`passport-game-platform example app on ${appUrl}`);
-  if (!demo) out(`Platform: ${client.config.baseUrl} (game ${client.config.gameId})`);
+  if (!demo && settings.platformSources !== undefined) out(platformBanner(platform, settings.platformSources));
   if (admins.size === 0) out('ADMIN_MEMBER_NOS is empty: /admin/members answers 403 to everyone.');
   const warm = await warmUp(client, logger);
   ready = true;
