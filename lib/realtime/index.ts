@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 export { SessionRegistry, LiveConnection } from './session-registry.js';
-export type { SessionRegistryOptions, RefreshResult, TokenGroup } from './session-registry.js';
+export type { SessionRegistryOptions, RefreshResult, TokenGroup, ConnectionCloser } from './session-registry.js';
 export { Reverifier, DEFAULT_REVERIFY_INTERVAL_MS, DEFAULT_REVERIFY_GRACE_MS } from './reverifier.js';
 export type { ReverifyOptions, ReverifyStats } from './reverifier.js';
 export { WS_CLOSE, closeCodeFor, closeFrameFor } from './close-codes.js';

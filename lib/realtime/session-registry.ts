@@ -5,53 +5,12 @@ import { connectionChannel, type ConnectionMessage } from '../diagnostics/channe
 import { PlatformError } from '../errors/index.js';
 import { problemResponse } from '../middleware/problem-response.js';
 import type { GameUser } from '../types.js';
+import { LiveConnection, type ConnectionCloser, type TokenGroup } from './live-connection.js';
+import { MemberIndex } from './member-index.js';
 import { Reverifier, type ReverifyOptions } from './reverifier.js';
-import type { ConnectionEnding, ConnectionInit, SessionEndEvent, SessionEndReason, Transport } from './types.js';
+import type { ConnectionEnding, ConnectionInit, SessionEndEvent, SessionEndReason } from './types.js';
 
-/** One distinct live token and the connections that hold it. */
-export interface TokenGroup {
-  readonly key: string;
-  readonly token: string;
-  readonly source: 'header' | 'cookie';
-  readonly memberNo: string;
-  readonly connections: Set<LiveConnection>;
-  /** Monotonic ms of the last successful verification of this token. */
-  lastVerifiedAt: number;
-}
-
-/** A live, authenticated connection as the registry sees it. */
-export class LiveConnection {
-  /** @internal */ group: TokenGroup | undefined;
-  /** @internal */ closer: ((ending: ConnectionEnding) => void) | undefined;
-  user: GameUser;
-  readonly transport: Transport;
-  readonly openedAt: number;
-
-  constructor(transport: Transport, user: GameUser, openedAt: number, closer: (ending: ConnectionEnding) => void) {
-    this.transport = transport;
-    this.user = user;
-    this.openedAt = openedAt;
-    this.closer = closer;
-  }
-
-  get memberNo(): string {
-    return this.user.memberNo;
-  }
-
-  /** SHA-256 digest of the current token (never the token). */
-  get tokenKey(): string | undefined {
-    return this.group?.key;
-  }
-
-  /** Monotonic ms of the current token's last successful verification. */
-  get lastVerifiedAt(): number | undefined {
-    return this.group?.lastVerifiedAt;
-  }
-
-  get open(): boolean {
-    return this.closer !== undefined;
-  }
-}
+export { LiveConnection, type ConnectionCloser, type TokenGroup } from './live-connection.js';
 
 /** Outcome of an in-band refresh. */
 export type RefreshResult =
@@ -76,6 +35,14 @@ function endingProblem(error: PlatformError): ConnectionEnding {
   return { kind: 'expired', action: body.action, code: body.code, problem: body };
 }
 
+// Connections on one token carry equal identifiers: keep one copy of each string, not one per connection.
+function shareIds(user: GameUser, like: GameUser): void {
+  if (user === like) return;
+  // Reflect.set: a frozen user keeps its own strings instead of throwing.
+  if (user.memberNo === like.memberNo) Reflect.set(user, 'memberNo', like.memberNo);
+  if (user.guid === like.guid) Reflect.set(user, 'guid', like.guid);
+}
+
 /**
  * The live connections of one process, shared by the `ws`, Socket.IO and
  * Colyseus adapters: each connection's member, current token digest and last
@@ -95,7 +62,7 @@ function endingProblem(error: PlatformError): ConnectionEnding {
  */
 export class SessionRegistry {
   readonly #groups = new Map<string, TokenGroup>();
-  readonly #members = new Map<string, Set<LiveConnection>>();
+  readonly #members = new MemberIndex();
   readonly #authenticate: Authenticator<object, never>;
   readonly #events: SessionRegistryOptions['events'];
   readonly #onSessionEnd = (event: SessionEndEvent): void => {
@@ -130,13 +97,10 @@ export class SessionRegistry {
   }
 
   /** Registers an authenticated connection; starts re-verification with the first one. */
-  add(init: ConnectionInit): LiveConnection {
+  add<P>(init: ConnectionInit<P>): LiveConnection {
     if (this.#closed) throw new PlatformError({ kind: 'platform_unavailable', message: 'The server is shutting down.' });
-    const connection = new LiveConnection(init.transport, init.user, this.now(), init.close);
+    const connection = new LiveConnection(init.transport, init.user, this.now(), init.close as ConnectionCloser, init.peer);
     this.#attach(connection, init.token, init.source ?? 'header', this.now());
-    let members = this.#members.get(init.user.memberNo);
-    if (members === undefined) this.#members.set(init.user.memberNo, (members = new Set()));
-    members.add(connection);
     this.#size += 1;
     this.reverifier.start();
     return connection;
@@ -146,9 +110,8 @@ export class SessionRegistry {
   remove(connection: LiveConnection, reason = 'closed'): void {
     if (connection.closer === undefined && connection.group === undefined) return;
     connection.closer = undefined;
+    connection.peer = undefined;
     this.#detach(connection);
-    const members = this.#members.get(connection.memberNo);
-    if (members?.delete(connection) === true && members.size === 0) this.#members.delete(connection.memberNo);
     this.#size -= 1;
     if (this.#size === 0) this.reverifier.stop();
     if (connectionChannel.hasSubscribers) {
@@ -159,7 +122,7 @@ export class SessionRegistry {
 
   /** The member's live connections. */
   byMember(memberNo: string): LiveConnection[] {
-    return [...(this.#members.get(memberNo) ?? [])];
+    return this.#members.connections(memberNo);
   }
 
   /** The live connections holding the token with this digest (`tokenKey(token)`). */
@@ -198,11 +161,11 @@ export class SessionRegistry {
 
   /** Ends one connection with what the client must be told. */
   end(connection: LiveConnection, ending: ConnectionEnding): void {
-    const closer = connection.closer;
+    const { closer, peer } = connection;
     if (closer === undefined) return;
     this.remove(connection, ending.kind === 'ended' ? ending.reason : ending.action);
     try {
-      closer(ending);
+      closer(ending, peer);
     } catch {
       // A transport that fails while closing is closed enough.
     }
@@ -246,8 +209,11 @@ export class SessionRegistry {
     if (group === undefined) {
       group = { key, token, source, memberNo: connection.memberNo, connections: new Set(), lastVerifiedAt: verifiedAt };
       this.#groups.set(key, group);
-    } else if (verifiedAt > group.lastVerifiedAt) {
-      group.lastVerifiedAt = verifiedAt;
+      this.#members.add(group);
+    } else {
+      if (verifiedAt > group.lastVerifiedAt) group.lastVerifiedAt = verifiedAt;
+      const [other] = group.connections;
+      if (other !== undefined) shareIds(connection.user, other.user);
     }
     group.connections.add(connection);
     connection.group = group;
@@ -257,7 +223,10 @@ export class SessionRegistry {
     const group = connection.group;
     if (group === undefined) return;
     connection.group = undefined;
-    if (group.connections.delete(connection) && group.connections.size === 0) this.#groups.delete(group.key);
+    if (group.connections.delete(connection) && group.connections.size === 0) {
+      this.#groups.delete(group.key);
+      this.#members.delete(group);
+    }
   }
 
   #endAll(connections: LiveConnection[], ending: ConnectionEnding): number {

@@ -24,15 +24,20 @@ export type ConnectionEnding =
   | { kind: 'ended'; reason: SessionEndReason };
 
 /** What an adapter registers when a connection is authenticated. */
-export interface ConnectionInit {
+export interface ConnectionInit<P = unknown> {
   transport: Transport;
   user: GameUser;
   /** The token the connection authenticated with (kept only while it lives, for re-verification). */
   token: string;
   /** `'cookie'` tokens are web tokens, verified as such. Default `'header'`. */
   source?: 'header' | 'cookie' | undefined;
-  /** Tells the client and closes the transport; called at most once. */
-  close(ending: ConnectionEnding): void;
+  /** Tells the client and closes the transport; called at most once, with `peer`. */
+  close(ending: ConnectionEnding, peer: P): void;
+  /**
+   * The transport's own object (socket, client), handed back to `close`, so
+   * one `close` function serves every connection. Released when the connection ends.
+   */
+  peer?: P | undefined;
 }
 
 /** A `session-end` event of the platform client (a revocation or a member disconnect, local or from another instance). */

@@ -33,20 +33,17 @@ export interface GameSocketData {
   connection: LiveConnection;
 }
 
-const PENDING = Symbol('passport-game-platform.handshake');
-
 /** The `connect_error` for a failure: the action as message, the problem body as `data`. */
 export function connectError(err: unknown, realm?: string): ConnectError {
   const { body } = problemResponse(err, { realm });
   return Object.assign(new Error(body.action), { data: body });
 }
 
-function closerFor(socket: Socket): (ending: ConnectionEnding) => void {
-  return (ending) => {
-    if (ending.kind === 'expired') socket.emit('auth:expired', { action: ending.action, ...(ending.code === undefined ? {} : { code: ending.code }) });
-    else socket.emit('session:ended', { reason: ending.reason });
-    socket.disconnect(true);
-  };
+// One function for every socket: the registry hands the socket back.
+function closeSocket(ending: ConnectionEnding, socket: Socket): void {
+  if (ending.kind === 'expired') socket.emit('auth:expired', { action: ending.action, ...(ending.code === undefined ? {} : { code: ending.code }) });
+  else socket.emit('session:ended', { reason: ending.reason });
+  socket.disconnect(true);
 }
 
 type Ack = ((answer: unknown) => void) | undefined;
@@ -74,6 +71,35 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
   if (registry === undefined) throw new TypeError('useSocketIoAuth: registry is required');
   const ping = options.ping ?? true;
 
+  // Per socket we keep only the registry's entry: the listeners below are shared
+  // by every socket (Socket.IO calls them with the socket as `this`).
+  const pending = new WeakMap<Socket, HandshakeToken>();
+  const live = new WeakMap<Socket, LiveConnection>();
+
+  function onDisconnect(this: Socket): void {
+    const connection = live.get(this);
+    if (connection === undefined) return;
+    live.delete(this);
+    registry.remove(connection);
+  }
+
+  function onRefresh(this: Socket, payload: { token?: unknown } | undefined, ack: Ack): void {
+    const connection = live.get(this);
+    if (connection === undefined) return;
+    void registry.refresh(connection, payload?.token).then((result) => {
+      (this.data as Partial<GameSocketData>).user = connection.user;
+      if (typeof ack !== 'function') return;
+      if (result.ok) ack({ ok: true, member_no: result.user.memberNo });
+      else ack({ ok: false, problem: problemResponse(result.error).body });
+    });
+  }
+
+  function onPing(this: Socket, ...args: unknown[]): void {
+    const connection = live.get(this);
+    const ack = args[args.length - 1];
+    if (connection !== undefined && typeof ack === 'function') (ack as (answer: unknown) => void)({ member_no: connection.memberNo });
+  }
+
   io.use((socket, next) => {
     const view = handshakeView(socket.request);
     let found: HandshakeToken;
@@ -85,7 +111,7 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
     }
     authenticate.token(found.token, { req: view as never, source: found.source }).then(
       (user) => {
-        (socket.data as Record<PropertyKey, unknown>)[PENDING] = found;
+        pending.set(socket, found);
         socket.data.user = user;
         next();
       },
@@ -94,34 +120,23 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
   });
 
   io.on('connection', (socket: Socket) => {
-    const data = socket.data as Partial<GameSocketData> & Record<PropertyKey, unknown>;
-    const found = data[PENDING] as HandshakeToken | undefined;
-    delete data[PENDING];
+    const data = socket.data as Partial<GameSocketData>;
+    const found = pending.get(socket);
+    pending.delete(socket);
     const user = data.user;
     if (found === undefined || user === undefined) return void socket.disconnect(true);
     let connection: LiveConnection;
     try {
-      connection = registry.add({ transport: 'socket.io', user, token: found.token, source: found.source, close: closerFor(socket) });
+      connection = registry.add({ transport: 'socket.io', user, token: found.token, source: found.source, close: closeSocket, peer: socket });
     } catch {
       socket.emit('session:ended', { reason: 'shutdown' });
       return void socket.disconnect(true);
     }
     data.connection = connection;
-    socket.once('disconnect', () => registry.remove(connection));
-    socket.on('auth:refresh', (payload: { token?: unknown } | undefined, ack: Ack) => {
-      void registry.refresh(connection, payload?.token).then((result) => {
-        data.user = connection.user;
-        if (typeof ack !== 'function') return;
-        if (result.ok) ack({ ok: true, member_no: result.user.memberNo });
-        else ack({ ok: false, problem: problemResponse(result.error).body });
-      });
-    });
-    if (ping) {
-      socket.on('ping', (...args: unknown[]) => {
-        const ack = args[args.length - 1];
-        if (typeof ack === 'function') (ack as (answer: unknown) => void)({ member_no: connection.memberNo });
-      });
-    }
+    live.set(socket, connection);
+    socket.on('disconnect', onDisconnect);
+    socket.on('auth:refresh', onRefresh);
+    if (ping) socket.on('ping', onPing);
     socket.emit('session', { member_no: user.memberNo, guid: user.guid });
     onConnection?.(socket, connection);
   });

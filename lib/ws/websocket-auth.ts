@@ -61,10 +61,16 @@ function refuse(socket: Duplex, response: ProblemResponse): void {
   socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${head}\r\n${body}`);
 }
 
+function ignore(): void {}
+
 // A bad frame closes the socket (ws does that itself); the error event must not crash the process.
 function ignoreErrors(ws: WebSocket): WebSocket {
-  ws.on('error', () => undefined);
+  ws.on('error', ignore);
   return ws;
+}
+
+function destroySelf(this: Duplex): void {
+  this.destroy();
 }
 
 function parse(data: RawData): { type?: unknown; token?: unknown } | undefined {
@@ -76,13 +82,12 @@ function parse(data: RawData): { type?: unknown; token?: unknown } | undefined {
   }
 }
 
-function closerFor(ws: WebSocket): (ending: ConnectionEnding) => void {
-  return (ending) => {
-    if (ending.kind === 'expired') send(ws, { type: 'auth:expired', action: ending.action, ...(ending.code === undefined ? {} : { code: ending.code }) });
-    else send(ws, { type: 'session:ended', reason: ending.reason });
-    const { code, reason } = closeFrameFor(ending);
-    closeWith(ws, code, reason);
-  };
+// One function for every socket: the registry hands the socket back.
+function closeSocket(ending: ConnectionEnding, ws: WebSocket): void {
+  if (ending.kind === 'expired') send(ws, { type: 'auth:expired', action: ending.action, ...(ending.code === undefined ? {} : { code: ending.code }) });
+  else send(ws, { type: 'session:ended', reason: ending.reason });
+  const { code, reason } = closeFrameFor(ending);
+  closeWith(ws, code, reason);
 }
 
 /**
@@ -113,25 +118,41 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
   const firstMessageTimeoutMs = options.firstMessageTimeoutMs ?? FIRST_MESSAGE_TIMEOUT_MS;
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 65_536 });
 
+  // Per socket we keep only the registry's entry: the listeners below are shared
+  // by every socket (`ws` calls them with the socket as `this`).
+  const live = new WeakMap<WebSocket, LiveConnection>();
+
+  function onClose(this: WebSocket): void {
+    const connection = live.get(this);
+    if (connection === undefined) return;
+    live.delete(this);
+    registry.remove(connection);
+  }
+
+  function onMessage(this: WebSocket, data: RawData): void {
+    const connection = live.get(this);
+    if (connection === undefined) return;
+    const message = parse(data);
+    if (message?.type === 'ping') send(this, { type: 'pong', member_no: connection.memberNo });
+    else if (message?.type === 'auth:refresh') {
+      void registry.refresh(connection, message.token).then((result) => {
+        if (result.ok) send(this, { type: 'auth:refreshed', member_no: result.user.memberNo });
+        else if (!result.ended) send(this, { type: 'auth:refresh-failed', problem: problemResponse(result.error).body });
+      });
+    }
+  }
+
   function established(ws: WebSocket, req: IncomingMessage, user: GameUser, found: HandshakeToken): void {
     let connection: LiveConnection;
     try {
-      connection = registry.add({ transport: 'ws', user, token: found.token, source: found.source, close: closerFor(ws) });
+      connection = registry.add({ transport: 'ws', user, token: found.token, source: found.source, close: closeSocket, peer: ws });
     } catch (err) {
       const { body } = problemResponse(err);
       return closeWith(ws, 1001, body.action);
     }
-    ws.once('close', () => registry.remove(connection));
-    ws.on('message', (data) => {
-      const message = parse(data);
-      if (message?.type === 'ping') send(ws, { type: 'pong', member_no: connection.memberNo });
-      else if (message?.type === 'auth:refresh') {
-        void registry.refresh(connection, message.token).then((result) => {
-          if (result.ok) send(ws, { type: 'auth:refreshed', member_no: result.user.memberNo });
-          else if (!result.ended) send(ws, { type: 'auth:refresh-failed', problem: problemResponse(result.error).body });
-        });
-      }
-    });
+    live.set(ws, connection);
+    ws.on('close', onClose);
+    ws.on('message', onMessage);
     send(ws, { type: 'session', member_no: user.memberNo, guid: user.guid });
     onConnection?.(ws, connection, req);
   }
@@ -146,10 +167,11 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
     };
     const timer = setTimeout(() => fail(missingCredentials()), firstMessageTimeoutMs);
     timer.unref();
-    ws.once('close', () => {
+    const onEarlyClose = (): void => {
       clearTimeout(timer);
       aborter.abort(CALLER_GONE);
-    });
+    };
+    ws.once('close', onEarlyClose);
     ws.once('message', (data) => {
       clearTimeout(timer);
       const message = parse(data);
@@ -157,6 +179,8 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
       const found: HandshakeToken = { token: message.token, source: 'header' };
       authenticate.token(found.token, { signal: aborter.signal }).then(
         (user) => {
+          // Nothing of the wait (request, timer, aborter) stays on the live socket.
+          ws.off('close', onEarlyClose);
           if (ws.readyState === ws.OPEN) established(ws, req, user, found);
         },
         (err: unknown) => fail(err instanceof PlatformError ? err : missingCredentials()),
@@ -167,7 +191,7 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const pathname = (req.url ?? '/').split('?', 1)[0];
     if (pathname !== path) return;
-    socket.on('error', () => socket.destroy());
+    socket.on('error', destroySelf);
     const view = handshakeView(req);
     let found: HandshakeToken;
     try {
