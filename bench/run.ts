@@ -123,7 +123,7 @@ async function main(): Promise<void> {
       writeFileSync(`${RESULTS_DIR}frameworks.json`, `${JSON.stringify({ generatedAt: results.generatedAt, machine: results.machine, options: results.options, frameworks: results.frameworks }, null, 2)}\n`);
     }
     if (runsStage(options, 'instrumentation')) {
-      log('instrumentation: verifications with no channel subscriber, the OpenTelemetry recipe, the Prometheus collector');
+      log('instrumentation: verifications with publishing absent and with no channel subscriber (free when nobody listens), then the OpenTelemetry recipe and the Prometheus collector');
       (results as BenchResults & { instrumentation?: unknown }).instrumentation = await runInstrumentation(log, options.quick ? 2 : 5, options.quick);
       save();
     }

@@ -8,6 +8,10 @@ import type { Abortable, CallStats, PlatformHttp, PlatformReply, PlatformRequest
 import type { ApiTokenProvider, TokenTrace } from '../provider/index.js';
 import type { CallEvent } from './client-options.js';
 import type { TokenRunGuard } from './token-run-guard.js';
+import { callChannel } from '../diagnostics/channels.js';
+import type { CallMessage } from '../diagnostics/channels.js';
+import { inScope } from '../diagnostics/scope.js';
+import type { Scope } from '../diagnostics/scope.js';
 
 type Parse<T> = (reply: PlatformReply, endpoint: PlatformEndpoint) => T;
 type Build = (apiToken: string) => PlatformRequest;
@@ -30,21 +34,21 @@ export interface CallContext {
  * One platform operation within one budget (`totalTimeoutMs`, API-token
  * issuance included): the body's code decides; the API-token provider runs
  * it with its token (refusal, one reissue, one retry) and alone decides
- * whether a fault is ours. Each operation ends in one `'call'` event and at
- * most one log line, through the provider's one throttle.
+ * whether a fault is ours. Each operation ends in one `call` channel message
+ * (in the client's scope: its `'call'` event) and at most one log line,
+ * through the provider's one throttle.
  */
 export class ApiCall {
-  /** The last API token's fingerprint: a SHA-256 per 'call' event would be wasted. */
+  /** The last API token's fingerprint: a SHA-256 per `call` message would be wasted. */
   #fingerprinted: { token: string; fingerprint: string } | undefined;
 
   constructor(
     private readonly config: ResolvedPlatformConfig,
     private readonly http: PlatformHttp,
     private readonly provider: ApiTokenProvider,
-    private readonly emit: (event: CallEvent) => void,
+    /** The client's: tags its `call` messages. */
+    private readonly scope: Scope,
     private readonly guard?: TokenRunGuard,
-    /** False while nobody listens to `'call'`: the event is then not even built. */
-    private readonly listening: () => boolean = () => true,
   ) {}
 
   /**
@@ -93,21 +97,25 @@ export class ApiCall {
   #settle<T>(endpoint: PlatformEndpoint, reply: PlatformReply, parse: Parse<T>, progress: Progress): T {
     if (reply.code !== PlatformCode.SUCCESS) throw errorForPlatformCode(reply.code, endpoint);
     const result = parse(reply, endpoint);
-    if (this.listening()) this.emit({ endpoint, outcome: 'success', code: reply.code, ...this.#measure(progress) });
+    if (callChannel.hasSubscribers) this.#publish({ endpoint, outcome: 'success', code: reply.code, ...this.#measure(progress) });
     return result;
   }
 
   #failed(endpoint: PlatformEndpoint, error: unknown, progress: Progress): PlatformError {
     const failure = isPlatformError(error) ? error : errorForTransportFault('network', endpoint);
     const outcome = failure.status >= 500 ? 'failed' : 'rejected';
-    this.emit({
-      endpoint, outcome, kind: failure.kind, ...(failure.code === undefined ? {} : { code: failure.code }), ...this.#measure(progress),
-    });
+    if (callChannel.hasSubscribers) {
+      this.#publish({ endpoint, outcome, kind: failure.kind, ...(failure.code === undefined ? {} : { code: failure.code }), ...this.#measure(progress) });
+    }
     const fields = { endpoint, kind: failure.kind, code: failure.code, attempts: progress.stats.attempts };
     // A call given up by its caller is nobody's fault: not worth a line.
     if (outcome === 'rejected' || isAbortedError(failure)) this.config.logger.debug(fields, failure.message);
     else this.provider.reportFault(failure, fields, this.config.logger);
     return failure;
+  }
+
+  #publish(message: CallMessage): void {
+    callChannel.publish(inScope(message, this.scope));
   }
 
   #fingerprint(token: string): string {

@@ -1,6 +1,6 @@
 import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js';
 import { configWith, resolvePlatformConfig } from '../config/index.js';
-import type { ErrorKind, PlatformEndpoint } from '../errors/index.js';
+import type { CallMessage } from '../diagnostics/channels.js';
 import type { ApiTokenProvider } from '../provider/index.js';
 import type { FleetOptions } from '../fleet/index.js';
 
@@ -17,25 +17,12 @@ export type PlatformClientOptions = (
 ) & FleetOptions;
 
 /**
- * Payload of the client's `'call'` event, one per platform operation.
- * `outcome`: `success`; `rejected` (the platform refused the user token or
- * query: 4xx); `failed` (platform or configuration fault: 5xx).
+ * Payload of the client's `'call'` event, one per platform operation: the
+ * `call` channel's message. `outcome`: `success`; `rejected` (the platform
+ * refused the user token or query: 4xx); `failed` (platform or
+ * configuration fault: 5xx).
  */
-export interface CallEvent {
-  endpoint: PlatformEndpoint;
-  outcome: 'success' | 'rejected' | 'failed';
-  code?: number;
-  kind?: ErrorKind;
-  durationMs: number;
-  /** HTTP attempts, retries and the retry after an API-token reissue included; 0 for a cache hit. */
-  attempts: number;
-  /** Fingerprint of the API token used last (never a user token). */
-  tokenFingerprint?: string;
-  /** True when the answer came from the result cache. */
-  cached?: boolean;
-  /** True when the API token was reissued after 40101/40103. */
-  reissued?: boolean;
-}
+export type CallEvent = CallMessage;
 
 /** The client's config: its own, or the shared provider's with the client's extra options. */
 export function clientConfig(options: PlatformClientOptions): ResolvedPlatformConfig {

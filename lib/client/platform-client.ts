@@ -1,9 +1,8 @@
-import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import { errorForPlatformCode, errorForTransportFault, isPlatformError, PlatformCode, PlatformError } from '../errors/index.js';
 import { tokenKey } from '../config/index.js';
-import { PlatformHttp } from '../http/index.js';
+import { circuitEventOf, PlatformHttp } from '../http/index.js';
 import type { Abortable, CircuitEvent, HttpLoad, PlatformRequest } from '../http/index.js';
 import { ApiTokenProvider } from '../provider/index.js';
 import type { GameUser } from '../types.js';
@@ -22,8 +21,12 @@ import type { SessionEndEvent, SessionEndReason, VerificationStoreHealth } from 
 import { SingleFlight } from './single-flight.js';
 import { TokenRunGuard } from './token-run-guard.js';
 import { fingerprint } from '../config/index.js';
-import { verifyChannel } from '../diagnostics/channels.js';
-import type { VerifyMessage } from '../diagnostics/channels.js';
+import { callChannel, CHANNELS, verifyChannel } from '../diagnostics/channels.js';
+import type { CallMessage, CircuitMessage, ProbeMessage, VerifyMessage } from '../diagnostics/channels.js';
+import { ChannelViewEmitter } from '../diagnostics/channel-view.js';
+import type { ChannelViews } from '../diagnostics/channel-view.js';
+import { inScope, newScope, scopeOf } from '../diagnostics/scope.js';
+import type { Scope } from '../diagnostics/scope.js';
 import { trace, verifyOutcomeFor } from '../diagnostics/publish.js';
 import { isAbortedError } from '../http/index.js';
 import { clientHealth, waitForApiToken } from './client-health.js';
@@ -42,6 +45,8 @@ export interface VerifyOptions {
   signal?: AbortSignal;
 }
 
+type ClientEvents = { call: [CallEvent]; circuit: [CircuitEvent]; probe: [ProbeEvent]; 'session-end': [SessionEndEvent] };
+
 /**
  * The platform's server API: verifies user tokens (E2), web tokens, and looks
  * members up (E3). Identical tokens verified concurrently share one call;
@@ -52,7 +57,10 @@ export interface VerifyOptions {
  * (`CircuitEvent`, each state change of the circuit breaker: `open`,
  * `half-open`, `closed`); `'probe'` ({@link ProbeEvent}, when a run of 40000s
  * across many distinct user tokens made the client check its own API token
- * with one E3 lookup).
+ * with one E3 lookup). Each is this client's view of the diagnostics channel
+ * of the same name (`call`, `circuit`, `probe`): the first listener
+ * subscribes to it, the last one removed unsubscribes. `'session-end'` is
+ * not telemetry: it ends live connections.
  *
  * @example
  * ```ts
@@ -71,10 +79,10 @@ export interface VerifyOptions {
  * }
  * ```
  */
-export class PlatformClient extends EventEmitter<{
-  call: [CallEvent]; circuit: [CircuitEvent]; probe: [ProbeEvent]; 'session-end': [SessionEndEvent];
-}> {
+export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   readonly config: ResolvedPlatformConfig;
+  /** Tags this client's `call` and `probe` messages. */
+  readonly #scope: Scope = newScope();
   readonly provider: ApiTokenProvider;
   readonly #http: PlatformHttp;
   readonly #api: ApiCall;
@@ -90,11 +98,9 @@ export class PlatformClient extends EventEmitter<{
     this.#http = new PlatformHttp(this.config);
     const shared = (options as { provider?: ApiTokenProvider }).provider;
     this.provider = shared ?? new ApiTokenProvider(this.config, { http: this.#http });
-    this.#http.on('circuit', (event) => this.emit('circuit', event));
-    const guard = this.#guard = new TokenRunGuard(this.config, this.#http, (apiToken) => this.#probeRequest(apiToken), (event) => this.emit('probe', event));
-    this.#api = new ApiCall(
-      this.config, this.#http, this.provider, (event) => this.emit('call', event), guard, () => this.listenerCount('call') > 0,
-    );
+    this.viewChannels(clientViews(this.#scope, this.#http.scope), this.config.logger);
+    const guard = this.#guard = new TokenRunGuard(this.config, this.#http, (apiToken) => this.#probeRequest(apiToken), this.#scope);
+    this.#api = new ApiCall(this.config, this.#http, this.provider, this.#scope, guard);
     this.#fleet = clientFleet(this.config, options, (event) => this.emit('session-end', event));
     this.#refused = new RefusalCache(this.config.invalidTokenCacheMs, this.config.monotonic);
   }
@@ -254,13 +260,13 @@ export class PlatformClient extends EventEmitter<{
     if (revoked) throw revokedError(kind);
     if (message !== undefined) message.cached = hit !== undefined;
     if (hit !== undefined) {
-      this.emit('call', { endpoint: kind, outcome: 'success', durationMs: 0, attempts: 0, cached: true });
+      if (callChannel.hasSubscribers) this.#publishCall({ endpoint: kind, outcome: 'success', durationMs: 0, attempts: 0, cached: true });
       return hit;
     }
     const refused = this.#refused.get(key);
     // While a probe blames our own side, a 40000 is not the player's fault: ask again.
     if (refused !== undefined && !this.#guard.suspectsOurSide) {
-      this.emit('call', { endpoint: kind, outcome: 'rejected', code: refused, kind: 'invalid_token', durationMs: 0, attempts: 0, cached: true });
+      if (callChannel.hasSubscribers) this.#publishCall({ endpoint: kind, outcome: 'rejected', code: refused, kind: 'invalid_token', durationMs: 0, attempts: 0, cached: true });
       throw errorForPlatformCode(refused, kind);
     }
     // A forget or revocation starts a new generation: later callers never join a verification begun before it.
@@ -328,6 +334,10 @@ export class PlatformClient extends EventEmitter<{
     return { memberNo: found.memberNo, guid };
   }
 
+  #publishCall(message: CallMessage): void {
+    callChannel.publish(inScope(message, this.#scope));
+  }
+
   #memberPath(): string {
     return `/member/v3.0/${encodeURIComponent(this.config.gameId)}`;
   }
@@ -348,4 +358,16 @@ function revokedError(kind: TokenKind): PlatformError {
     message: `The game revoked this ${kind === 'web' ? 'web' : 'user'} token (logout or ban); the player must log in again.`,
     description: 'The token was revoked',
   });
+}
+
+/**
+ * The client's telemetry events, read from the channels. Built outside the
+ * class so the handlers (on process-wide channels) hold scopes, never the client.
+ */
+function clientViews(client: Scope, http: Scope): ChannelViews<ClientEvents> {
+  return {
+    call: { channel: CHANNELS.call, read: (m) => (scopeOf(m) === client ? { ...(m as CallMessage) } : undefined) },
+    circuit: { channel: CHANNELS.circuit, read: (m) => (scopeOf(m) === http ? circuitEventOf(m as CircuitMessage) : undefined) },
+    probe: { channel: CHANNELS.probe, read: (m) => (scopeOf(m) === client ? { ...(m as ProbeMessage) } : undefined) },
+  };
 }

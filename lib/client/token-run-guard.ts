@@ -4,32 +4,20 @@ import { fingerprint } from '../config/index.js';
 import { isApiTokenRejection, PlatformCode } from '../errors/index.js';
 import type { PlatformHttp, PlatformRequest } from '../http/index.js';
 import type { MonotonicClock } from '../config/index.js';
+import { probeChannel } from '../diagnostics/channels.js';
+import type { ProbeMessage, ProbeOutcome } from '../diagnostics/channels.js';
+import { inScope } from '../diagnostics/scope.js';
+import type { Scope } from '../diagnostics/scope.js';
 
 /** Distinct user tokens refused with 40000 in a row (no success between) that make us check our own API token. */
 export const INVALID_TOKEN_RUN_LENGTH = 20;
 /** The run must happen within this window; and our API token is checked at most once per window. */
 export const INVALID_TOKEN_RUN_WINDOW_MS = 10_000;
 
-/**
- * What the E3 probe of our own API token found:
- * - `api_token_ok`: E3 answered 0, so the user tokens really are invalid;
- * - `api_token_refused`: E3 answered 40101/40103, so our API token is bad (it is reissued);
- * - `request_refused`: E3 answered 40000 to a well-formed lookup, so our requests are malformed (the token is reissued);
- * - `inconclusive`: the probe failed (transport fault, other code).
- */
-export type ProbeOutcome = 'api_token_ok' | 'api_token_refused' | 'request_refused' | 'inconclusive';
+export type { ProbeOutcome } from '../diagnostics/channels.js';
 
-/** Payload of the client's `'probe'` event. Never holds a token, only the API token's fingerprint. */
-export interface ProbeEvent {
-  reason: 'invalid_token_run';
-  /** Distinct user tokens refused in the run that led to the probe. */
-  distinctTokens: number;
-  outcome: ProbeOutcome;
-  /** E3's code, when it answered one. */
-  code?: number;
-  durationMs: number;
-  tokenFingerprint: string;
-}
+/** Payload of the client's `'probe'` event: the `probe` channel's message. Never holds a token, only the API token's fingerprint. */
+export type ProbeEvent = ProbeMessage;
 
 /** Counts 40000s of distinct tokens with no success in between; time from `clock`, no timer. */
 class RunCounter {
@@ -71,7 +59,7 @@ const VERDICT: Record<ProbeOutcome, { level: 'error' | 'info'; text: string }> =
  * The platform's 40000 also covers a bad Authorization value on our side. When many
  * distinct user tokens are refused in a row, check our own API token with one
  * E3 lookup before blaming every player; at most once per window, one log
- * line and one `'probe'` event per check.
+ * line and one `probe` channel message (the client's `'probe'` event) per check.
  */
 export class TokenRunGuard {
   readonly #run: RunCounter;
@@ -81,7 +69,8 @@ export class TokenRunGuard {
     private readonly config: ResolvedPlatformConfig,
     private readonly http: PlatformHttp,
     private readonly probeRequest: (apiToken: string) => PlatformRequest,
-    private readonly emit: (event: ProbeEvent) => void,
+    /** The client's: tags its `probe` messages. */
+    private readonly scope: Scope,
   ) {
     this.#run = new RunCounter(config.monotonic, INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS);
   }
@@ -135,7 +124,9 @@ export class TokenRunGuard {
       { endpoint: 'E2', distinctTokens, probe: 'E3', outcome, code, fingerprint: tokenFingerprint },
       `${distinctTokens} distinct user tokens were refused (40000) in a row; ${text}`,
     );
-    this.emit({ reason: 'invalid_token_run', distinctTokens, outcome, ...(code === undefined ? {} : { code }), durationMs, tokenFingerprint });
+    if (probeChannel.hasSubscribers) {
+      probeChannel.publish(inScope<ProbeMessage>({ reason: 'invalid_token_run', distinctTokens, outcome, ...(code === undefined ? {} : { code }), durationMs, tokenFingerprint }, this.scope));
+    }
     return outcome;
   }
 }

@@ -1,4 +1,5 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
+import type { ErrorKind, PlatformEndpoint } from '../errors/index.js';
 
 /**
  * Names of the channels the package publishes on, in the style of undici and
@@ -6,6 +7,9 @@ import diagnosticsChannel from 'node:diagnostics_channel';
  * asyncEnd/error events around one operation; plain channels carry one
  * message per event. Payloads hold endpoints, outcomes, codes, attempts,
  * durations (ms, monotonic) and 8-hex fingerprints: never a token or a secret.
+ * Each fact is published once, here; the client's and the provider's events
+ * (`'call'`, `'circuit'`, `'probe'`, `'token'`) are views of the `call`,
+ * `circuit`, `probe` and `api-token-state` channels, filtered to one instance.
  */
 export const CHANNELS = {
   /** Tracing: one user-token verification (E2 or web token), cache hits included. */
@@ -14,15 +18,19 @@ export const CHANNELS = {
   apiToken: 'passport-game-platform:api-token',
   /** Tracing: one HTTP attempt to the platform (E1, E2, E3). */
   platformCall: 'passport-game-platform:platform-call',
-  /** Plain: the circuit breaker changed state. */
+  /** Plain: one client operation ended (E2, E3 or web; a cache answer too). The client's `'call'` event. */
+  call: 'passport-game-platform:call',
+  /** Plain: the circuit breaker changed state. The client's `'circuit'` event. */
   circuit: 'passport-game-platform:circuit',
+  /** Plain: a run of 40000s made the client check its own API token with one E3 lookup. The client's `'probe'` event. */
+  probe: 'passport-game-platform:probe',
   /** Plain: a verification-cache lookup (hit or miss). */
   cache: 'passport-game-platform:cache',
   /** Plain: a user token was revoked (here or by another instance). */
   revocation: 'passport-game-platform:revocation',
   /** Plain: a live connection ended (realtime adapters). */
   connection: 'passport-game-platform:connection',
-  /** Plain: the API token was issued, renewed, refused or dropped. */
+  /** Plain: the API token was issued, renewed, refused, dropped, or E1 failed. The provider's `'token'` event. */
   apiTokenState: 'passport-game-platform:api-token-state',
 } as const;
 
@@ -62,18 +70,101 @@ export interface PlatformCallMessage {
   durationMs?: number;
 }
 
-export interface CircuitMessage { state: 'open' | 'half-open' | 'closed'; reason?: string }
+/**
+ * Message of the `call` channel (and payload of the client's `'call'`
+ * event), one per platform operation. `outcome`: `success`; `rejected` (the
+ * platform refused the user token or query: 4xx); `failed` (platform or
+ * configuration fault: 5xx).
+ */
+export interface CallMessage {
+  endpoint: PlatformEndpoint;
+  outcome: 'success' | 'rejected' | 'failed';
+  code?: number;
+  kind?: ErrorKind;
+  durationMs: number;
+  /** HTTP attempts, retries and the retry after an API-token reissue included; 0 for a cache hit. */
+  attempts: number;
+  /** Fingerprint of the API token used last (never a user token). */
+  tokenFingerprint?: string;
+  /** True when the answer came from the result cache. */
+  cached?: boolean;
+  /** True when the API token was reissued after 40101/40103. */
+  reissued?: boolean;
+}
+
+/**
+ * Message of the `circuit` channel, one per state change of a circuit
+ * breaker. Times are monotonic (`config.monotonic.now()`) values. The
+ * client's `'circuit'` event carries the same fields but `reason`.
+ */
+export interface CircuitMessage {
+  state: 'open' | 'half-open' | 'closed';
+  previous: 'open' | 'half-open' | 'closed';
+  /** Consecutive failed calls counted when the circuit opened. */
+  failures: number;
+  /** Set when `state` is `open`: calls are refused until then. */
+  openUntil?: number;
+  /** The call that caused the change. */
+  endpoint: PlatformEndpoint;
+  /** `E2: closed -> open`, for a log line. */
+  reason: string;
+}
+
+/**
+ * What the E3 probe of our own API token found:
+ * - `api_token_ok`: E3 answered 0, so the user tokens really are invalid;
+ * - `api_token_refused`: E3 answered 40101/40103, so our API token is bad (it is reissued);
+ * - `request_refused`: E3 answered 40000 to a well-formed lookup, so our requests are malformed (the token is reissued);
+ * - `inconclusive`: the probe failed (transport fault, other code).
+ */
+export type ProbeOutcome = 'api_token_ok' | 'api_token_refused' | 'request_refused' | 'inconclusive';
+
+/** Message of the `probe` channel (and payload of the client's `'probe'` event). Only the API token's fingerprint. */
+export interface ProbeMessage {
+  reason: 'invalid_token_run';
+  /** Distinct user tokens refused in the run that led to the probe. */
+  distinctTokens: number;
+  outcome: ProbeOutcome;
+  /** E3's code, when it answered one. */
+  code?: number;
+  durationMs: number;
+  tokenFingerprint: string;
+}
+
 export interface CacheMessage { kind: 'E2' | 'web'; hit: boolean; store: 'memory' | 'shared' }
 export interface RevocationMessage { tokenFingerprint: string; origin: 'local' | 'remote' }
 export interface ConnectionMessage { transport: 'ws' | 'socket.io' | 'colyseus'; memberNo: string; reason: string; durationMs: number }
-export interface ApiTokenStateMessage { state: 'held' | 'renewed' | 'refused' | 'dropped'; apiTokenFingerprint?: string; expiresInS?: number }
+
+/**
+ * Message of the `api-token-state` channel. `state`: `held` (E1 gave a
+ * token, a new one or the held one back), `renewed` (a new token replaced a
+ * held one), `refused` (the platform refused our credentials or, after a
+ * reissue, our token again), `unavailable` (E1 failed otherwise; a held
+ * token is still served), `dropped` (a refused token was dropped before a
+ * reissue). `type` is what the provider's `'token'` event reports (absent on
+ * `dropped`, which has no event).
+ */
+export interface ApiTokenStateMessage {
+  state: 'held' | 'renewed' | 'refused' | 'unavailable' | 'dropped';
+  /** The token held, renewed, refused or dropped (on a failed E1 call: the one still held, if any). */
+  apiTokenFingerprint?: string;
+  expiresInS?: number;
+  type?: 'issued' | 'renewed' | 'reused' | 'failed';
+  /** `clock.now()` time at which the token expires. */
+  expiresAt?: number;
+  durationMs?: number;
+  code?: number;
+  kind?: ErrorKind;
+}
 
 export const verifyChannel = diagnosticsChannel.tracingChannel<VerifyMessage, VerifyMessage>(CHANNELS.verify);
 export const apiTokenChannel = diagnosticsChannel.tracingChannel<ApiTokenMessage, ApiTokenMessage>(CHANNELS.apiToken);
 export const platformCallChannel = diagnosticsChannel.tracingChannel<PlatformCallMessage, PlatformCallMessage>(
   CHANNELS.platformCall,
 );
+export const callChannel = diagnosticsChannel.channel(CHANNELS.call);
 export const circuitChannel = diagnosticsChannel.channel(CHANNELS.circuit);
+export const probeChannel = diagnosticsChannel.channel(CHANNELS.probe);
 export const cacheChannel = diagnosticsChannel.channel(CHANNELS.cache);
 export const revocationChannel = diagnosticsChannel.channel(CHANNELS.revocation);
 export const connectionChannel = diagnosticsChannel.channel(CHANNELS.connection);

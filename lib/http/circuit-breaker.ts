@@ -1,6 +1,7 @@
 import { errorForTransportFault } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
 import type { MonotonicClock } from '../config/index.js';
+import type { CircuitMessage } from '../diagnostics/channels.js';
 
 /** `closed`: calls go through; `open`: 503 at once; `half-open`: one probe call goes through. */
 export type CircuitState = 'closed' | 'open' | 'half-open';
@@ -9,19 +10,11 @@ export type CircuitState = 'closed' | 'open' | 'half-open';
 export type CallVerdict = 'success' | 'failure' | 'ignored';
 
 /**
- * Payload of the `'circuit'` event, one per state change. Times are
- * monotonic (`config.monotonic.now()`) values, immune to wall-clock steps.
+ * Payload of the client's `'circuit'` event, one per state change: the
+ * `circuit` channel's message without its `reason`. Times are monotonic
+ * (`config.monotonic.now()`) values, immune to wall-clock steps.
  */
-export interface CircuitEvent {
-  state: CircuitState;
-  previous: CircuitState;
-  /** Consecutive failed calls counted when the circuit opened. */
-  failures: number;
-  /** Set when `state` is `open`: calls are refused until then. */
-  openUntil?: number;
-  /** The call that caused the change. */
-  endpoint: PlatformEndpoint;
-}
+export type CircuitEvent = Omit<CircuitMessage, 'reason'>;
 
 /** Whether an admitted call is the half-open probe. */
 export interface CircuitPermit {
@@ -118,4 +111,10 @@ export class CircuitBreaker {
       state, previous, failures: this.#failures, endpoint, ...(state === 'open' ? { openUntil: this.#openUntil } : {}),
     });
   }
+}
+
+/** The `'circuit'` event's payload from a `circuit` channel message. */
+export function circuitEventOf(message: CircuitMessage): CircuitEvent {
+  const { state, previous, failures, endpoint, openUntil } = message;
+  return { state, previous, failures, endpoint, ...(openUntil === undefined ? {} : { openUntil }) };
 }

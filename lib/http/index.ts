@@ -11,4 +11,5 @@ export type { Abortable, AbortReason } from './deadline-signal.js';
 export { KEEP_ALIVE_IDLE_MS, createAgents } from './agents.js';
 export { CircuitBreaker, isCircuitOpenError } from './circuit-breaker.js';
 export type { CircuitState, CircuitEvent, CircuitPermit, CallVerdict } from './circuit-breaker.js';
+export { circuitEventOf } from './circuit-breaker.js';
 export { abortedError, isAbortedError, CALLER_GONE } from './aborted.js';

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js';
 import { resolvePlatformConfig } from '../config/index.js';
@@ -20,7 +19,9 @@ import { classifyNoResponse, countsAsPlatformFailure, fullJitterDelay, isRetryab
 import { Transport, TransportError } from './transport.js';
 import { circuitChannel, platformCallChannel } from '../diagnostics/channels.js';
 import { trace } from '../diagnostics/publish.js';
-import type { PlatformCallMessage } from '../diagnostics/channels.js';
+import type { CircuitMessage, PlatformCallMessage } from '../diagnostics/channels.js';
+import { inScope, newScope } from '../diagnostics/scope.js';
+import type { Scope } from '../diagnostics/scope.js';
 
 export interface PlatformRequest {
   endpoint: PlatformEndpoint;
@@ -91,11 +92,13 @@ function pause(ms: number, signal: DeadlineSignal): Promise<void> {
  * redirects, no proxy, lossless JSON; explicit retries inside a
  * total budget, each attempt (its body included) bounded by `timeoutMs`; a cap
  * on calls in flight and a circuit breaker. Every failure leaves it as a
- * `PlatformError` holding no request, header or body. Emits `'circuit'`
- * ({@link CircuitEvent}) on each state change of the breaker.
+ * `PlatformError` holding no request, header or body. Publishes each state
+ * change of the breaker on the `circuit` channel, in its {@link scope}.
  */
-export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
+export class PlatformHttp {
   readonly config: ResolvedPlatformConfig;
+  /** Tags this layer's `circuit` messages (the client's `'circuit'` event reads them). */
+  readonly scope: Scope = newScope();
   readonly #agents: Agents;
   readonly #transport: Transport;
   readonly #limiter: CallLimiter;
@@ -108,7 +111,6 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
   readonly #host: string;
 
   constructor(config: PlatformConfig | ResolvedPlatformConfig) {
-    super();
     this.config = resolvePlatformConfig(config);
     const breaker = this.config.circuitBreaker;
     this.#breaker = breaker === undefined ? undefined : new CircuitBreaker(
@@ -213,11 +215,9 @@ export class PlatformHttp extends EventEmitter<{ circuit: [CircuitEvent] }> {
 
   #circuitChanged(event: CircuitEvent): void {
     logCircuitChange(this.config, event);
-    if (circuitChannel.hasSubscribers) circuitChannel.publish({ state: event.state, reason: `${event.endpoint}: ${event.previous} -> ${event.state}` });
-    try {
-      this.emit('circuit', event);
-    } catch {
-      // A throwing listener must not turn a platform answer into a failure.
+    if (circuitChannel.hasSubscribers) {
+      const reason = `${event.endpoint}: ${event.previous} -> ${event.state}`;
+      circuitChannel.publish(inScope<CircuitMessage>({ ...event, reason }, this.scope));
     }
   }
 

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import pMemoize from 'p-memoize';
 import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js';
@@ -17,9 +16,14 @@ import type {
   ApiTokenProviderDeps, GetTokenOptions, ProviderState, TokenEvent, TokenReply, WithTokenOptions,
 } from './provider-types.js';
 import { waitUntil } from './wait-until.js';
-import { apiTokenChannel, apiTokenStateChannel } from '../diagnostics/channels.js';
-import type { ApiTokenMessage } from '../diagnostics/channels.js';
+import { apiTokenChannel, apiTokenStateChannel, CHANNELS } from '../diagnostics/channels.js';
+import type { ApiTokenMessage, ApiTokenStateMessage } from '../diagnostics/channels.js';
 import { trace } from '../diagnostics/publish.js';
+import { ChannelViewEmitter } from '../diagnostics/channel-view.js';
+import type { ChannelViews } from '../diagnostics/channel-view.js';
+import { inScope, newScope, scopeOf } from '../diagnostics/scope.js';
+import type { Scope } from '../diagnostics/scope.js';
+import { tokenEventOf } from './token-event.js';
 
 /** "Our side is at fault" for a while: no E1 call meanwhile. `key` ties it to one refused token; none: E1 itself failed (40105). */
 interface Refusal {
@@ -42,6 +46,8 @@ const defaultAccepted = (reply: TokenReply): boolean => reply.code === PlatformC
  * once less than 30 % of its lifetime remains, while the held one is still
  * served. No timer is ever set: lifetimes are read from `config.clock` (wall
  * time, as the platform gives them), back-offs from the monotonic clock.
+ * The `'token'` event is this provider's view of the `api-token-state`
+ * diagnostics channel (subscribed while it has listeners).
  *
  * @example
  * ```ts
@@ -51,8 +57,10 @@ const defaultAccepted = (reply: TokenReply): boolean => reply.code === PlatformC
  * const client = new PlatformClient({ provider });
  * ```
  */
-export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
+export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }> {
   readonly config: ResolvedPlatformConfig;
+  /** Tags this provider's `api-token-state` messages. */
+  readonly #scope: Scope = newScope();
   readonly #http: PlatformHttp;
   readonly #ownsHttp: boolean;
   readonly #issueShared: () => Promise<string>;
@@ -73,6 +81,7 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
     this.#http = deps.http ?? new PlatformHttp(this.config);
     this.#faults = new LogThrottle(this.config.monotonic, CONFIGURATION_BACKOFF_MS);
     this.#issueShared = pMemoize(() => this.#issue(), { cache: false, cacheKey: () => 'E1' });
+    this.viewChannels(providerViews(this.#scope), this.config.logger);
   }
 
   /** The held API token, or a fresh one from E1 (one call shared by all concurrent callers). */
@@ -111,7 +120,7 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
     trace.reissued = true;
     if (this.#held?.token === first) {
       this.#held = undefined;
-      if (apiTokenStateChannel.hasSubscribers) apiTokenStateChannel.publish({ state: 'dropped', apiTokenFingerprint: fingerprint(first) });
+      if (apiTokenStateChannel.hasSubscribers) this.#publishState({ state: 'dropped', apiTokenFingerprint: fingerprint(first) });
     }
     const fresh = await this.getToken(options);
     trace.apiToken = fresh;
@@ -188,8 +197,9 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
       options.logger,
       `${error.message}${why} No new token is asked for it for ${CONFIGURATION_BACKOFF_MS / 1000} s.`,
     );
-    this.emit('token', { type: 'failed', fingerprint: print, durationMs: 0, code, kind: error.kind });
-    if (apiTokenStateChannel.hasSubscribers) apiTokenStateChannel.publish({ state: 'refused', apiTokenFingerprint: print });
+    if (apiTokenStateChannel.hasSubscribers) {
+      this.#publishState({ state: 'refused', apiTokenFingerprint: print, type: 'failed', durationMs: 0, code, kind: error.kind });
+    }
     return error;
   }
 
@@ -238,14 +248,20 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
     if (this.#refusal?.key === undefined) this.#refusal = undefined;
     this.config.logger.info({ event: type, fingerprint: held.fingerprint, expiresAt: held.expiresAt }, `API token ${type}`);
     this.#everHeld = true;
+    if (message === undefined && !apiTokenStateChannel.hasSubscribers) return token;
     const durationMs = performance.now() - started;
-    this.emit('token', { type, fingerprint: held.fingerprint, expiresAt: held.expiresAt, durationMs });
     const expiresInS = Math.floor((held.expiresAt - this.config.clock.now()) / 1000);
     if (message !== undefined) Object.assign(message, { outcome: 'ok', apiTokenFingerprint: held.fingerprint, expiresInS, durationMs });
     if (apiTokenStateChannel.hasSubscribers) {
-      apiTokenStateChannel.publish({ state: type === 'renewed' ? 'renewed' : 'held', apiTokenFingerprint: held.fingerprint, expiresInS });
+      this.#publishState({
+        state: type === 'renewed' ? 'renewed' : 'held', apiTokenFingerprint: held.fingerprint, expiresInS, type, expiresAt: held.expiresAt, durationMs,
+      });
     }
     return token;
+  }
+
+  #publishState(message: ApiTokenStateMessage): void {
+    apiTokenStateChannel.publish(inScope(message, this.#scope));
   }
 
   #pauseRenewal(): void {
@@ -256,19 +272,26 @@ export class ApiTokenProvider extends EventEmitter<{ token: [TokenEvent] }> {
   #failed(error: unknown, started: number): PlatformError {
     const failure = isPlatformError(error) ? error : errorForTransportFault('network', 'E1');
     // 40105, 41002: no E1 call for a while (no storm).
-    if (failure.kind === 'configuration') {
-      this.#refuse(failure, undefined);
-      if (apiTokenStateChannel.hasSubscribers) apiTokenStateChannel.publish({ state: 'refused' });
-    }
+    if (failure.kind === 'configuration') this.#refuse(failure, undefined);
     const text = failure.kind === 'configuration' ? failure.message : `API token issuance failed: ${failure.message}`;
     this.reportFault(failure, { code: failure.code, endpoint: 'E1' }, this.config.logger, text);
-    this.emit('token', {
-      type: 'failed',
-      ...(this.#held ? { fingerprint: this.#held.fingerprint } : {}),
-      durationMs: performance.now() - started,
-      ...(failure.code === undefined ? {} : { code: failure.code }),
-      kind: failure.kind,
-    });
+    if (apiTokenStateChannel.hasSubscribers) {
+      this.#publishState({
+        state: failure.kind === 'configuration' ? 'refused' : 'unavailable',
+        ...(this.#held ? { apiTokenFingerprint: this.#held.fingerprint } : {}),
+        type: 'failed',
+        durationMs: performance.now() - started,
+        ...(failure.code === undefined ? {} : { code: failure.code }),
+        kind: failure.kind,
+      });
+    }
     return failure;
   }
+}
+
+/** The provider's `'token'` event, read from the channel (outside the class: the handler holds the scope, never the provider). */
+function providerViews(scope: Scope): ChannelViews<{ token: [TokenEvent] }> {
+  return {
+    token: { channel: CHANNELS.apiTokenState, read: (m) => (scopeOf(m) === scope ? tokenEventOf(m as ApiTokenStateMessage) : undefined) },
+  };
 }

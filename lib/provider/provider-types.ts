@@ -47,8 +47,10 @@ export interface WithTokenOptions<T extends TokenReply> extends GetTokenOptions 
 }
 
 /**
- * Payload of the provider's `'token'` event. `fingerprint` is the first 8 hex
- * digits of the token's SHA-256, never the token.
+ * Payload of the provider's `'token'` event, its view of the
+ * `api-token-state` channel (`fingerprint` is the message's
+ * `apiTokenFingerprint`: the first 8 hex digits of the token's SHA-256,
+ * never the token).
  *
  * - `issued`: first token (or the first after an invalidation or expiry);
  * - `renewed`: a new token replaced one still held (early renewal);

@@ -19,7 +19,7 @@ function listen(): { seen: Seen[]; stop: () => void } {
     channel.subscribe(handlers);
     stops.push(() => channel.unsubscribe(handlers));
   }
-  for (const name of [CHANNELS.circuit, CHANNELS.cache, CHANNELS.apiTokenState]) {
+  for (const name of [CHANNELS.call, CHANNELS.circuit, CHANNELS.probe, CHANNELS.cache, CHANNELS.apiTokenState]) {
     const handler = (message: unknown): void => void seen.push({ channel: name, event: 'publish', message: { ...(message as object) } });
     diagnosticsChannel.subscribe(name, handler);
     stops.push(() => diagnosticsChannel.unsubscribe(name, handler));
