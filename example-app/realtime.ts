@@ -6,6 +6,7 @@ import { SessionRegistry, type SessionEndReason } from '../lib/realtime/index.js
 import { useSocketIoAuth } from '../lib/socket-io/index.js';
 import type { Logger } from '../lib/types.js';
 import { attachWebSocket } from '../lib/ws/index.js';
+import { refuseUnservedUpgrades } from './unserved-upgrades.js';
 
 /** Options of {@link createRealtime}. */
 export interface RealtimeConfig {
@@ -62,6 +63,7 @@ export function attachRealtime(server: Server, realtime: Realtime): AttachedReal
   const io = new SocketIoServer(server, { destroyUpgrade: false, serveClient: true });
   useSocketIoAuth(io, { authenticate, registry, cookie: webCookieName });
   attachWebSocket(server, { authenticate, registry, cookie: webCookieName, path: '/ws' });
+  refuseUnservedUpgrades(server, (pathname) => pathname === '/ws' || pathname.startsWith('/socket.io/'));
   return {
     io,
     get size(): number {

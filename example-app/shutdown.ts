@@ -1,4 +1,5 @@
 import type { Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 /** What a graceful shutdown stops, in order. */
 export interface ShutdownSteps {
@@ -22,13 +23,19 @@ export const SHUTDOWN_MARGIN_MS = 2000;
  * SIGTERM/SIGINT: stop accepting connections, end live connections, let each
  * request in flight end with its answer (keep-alive connections are closed
  * after their response), close the client, exit 0. Connections still open
- * after the budget plus a margin are cut (a request cannot legitimately take
- * that long). A second signal exits at once (code 1).
+ * after the budget plus a margin are cut, upgraded sockets included (a request
+ * cannot legitimately take that long). A second signal exits at once (code 1).
  */
 export function installShutdown(steps: ShutdownSteps): void {
   const { server } = steps;
   let stopping = false;
   const inFlight = new Set<ServerResponse>();
+  // closeAllConnections() does not reach upgraded sockets: they are cut here at the deadline.
+  const upgraded = new Set<Duplex>();
+  server.on('upgrade', (_req, socket: Duplex) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+  });
   server.on('request', (_req, res) => {
     inFlight.add(res);
     // A keep-alive client must not send its next request on a socket about to close.
@@ -48,7 +55,10 @@ export function installShutdown(steps: ShutdownSteps): void {
     for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
     steps.onStopping?.();
     steps.log(`${signal}: shutting down (requests in flight have up to ${Math.round((steps.budgetMs + SHUTDOWN_MARGIN_MS) / 1000)} s)`);
-    const force = setTimeout(() => server.closeAllConnections(), steps.budgetMs + SHUTDOWN_MARGIN_MS);
+    const force = setTimeout(() => {
+      server.closeAllConnections();
+      for (const socket of upgraded) socket.destroy();
+    }, steps.budgetMs + SHUTDOWN_MARGIN_MS);
     force.unref();
     server.close(() => {
       clearTimeout(force);

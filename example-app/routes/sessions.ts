@@ -48,7 +48,7 @@ export function sessionRoutes(config: ResolvedAppConfig): Router {
     const live = registry.byMember(memberNo).length;
     if (typeof client.endMemberSessions === 'function') await client.endMemberSessions(memberNo, 'admin');
     const ended = registry.endMember(memberNo, 'admin');
-    res.status(202).set('Cache-Control', 'no-store').json({ member_no: memberNo, disconnected: Math.max(live, ended) });
+    res.status(202).set('Cache-Control', 'no-store').json({ member_no: memberNo, disconnected_here: Math.max(live, ended) });
   });
   return router;
 }

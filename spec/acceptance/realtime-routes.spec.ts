@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { APP_DEMO, listenWithRealtime, startAppHarness, type AppHarness } from '../support/app-harness.js';
 import { ioDisconnected, nextIo, openIo, openWs } from '../support/realtime-harness.js';
 
@@ -50,8 +51,20 @@ describe('example app: Socket.IO and /ws on the API port, logout and admin disco
     const ended = nextIo(socket, 'session:ended');
     const response = await post(`/admin/members/${APP_DEMO.player}/disconnect`, harness.token(APP_DEMO.admin));
     expect(response.status).toBe(202);
-    expect(await response.json()).toEqual({ member_no: APP_DEMO.player, disconnected: 1 });
+    expect(await response.json()).toEqual({ member_no: APP_DEMO.player, disconnected_here: 1 });
     expect(await ended).toEqual({ reason: 'admin' });
     expect((await post('/api/logout', 'bad"token')).status).toBe(401);
+  });
+  it('answers 404 problem+json to an upgrade on a path nothing serves, and closes the socket', async () => {
+    const { port } = new URL(app.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => { answer += chunk; });
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('GET /other HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+    expect(answer).toContain('Content-Type: application/problem+json; charset=utf-8');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 404 });
   });
 });
