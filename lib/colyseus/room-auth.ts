@@ -5,6 +5,7 @@ import { invalidRequest } from '../errors/index.js';
 import { problemResponse } from '../middleware/problem-response.js';
 import { closeFrameFor } from '../realtime/close-codes.js';
 import { handshakeToken } from '../realtime/handshake.js';
+import { shuttingDown } from '../realtime/pending-handshakes.js';
 import type { LiveConnection, SessionRegistry } from '../realtime/session-registry.js';
 import type { ConnectionEnding } from '../realtime/types.js';
 import type { GameUser } from '../types.js';
@@ -97,6 +98,7 @@ export function gamePlatformRoomAuth(options: RoomAuthOptions): RoomAuth {
 
   async function onAuth(client: Client, joinOptions: unknown, context: RoomAuthContext): Promise<GameUser> {
     try {
+      if (registry.closing) throw shuttingDown();
       const headerToken = bearerOf(context.headers ?? {});
       // Colyseus fills context.token from the URL's _authToken when there is one.
       if (context.token !== undefined && context.token !== headerToken) throw invalidRequest('token in the URL is not accepted');

@@ -4,8 +4,8 @@ import { DEFAULT_REALM, challengeFor } from './challenge.js';
  * What went wrong, as a stable string callers can switch on.
  *
  * Caller mistakes (`missing_credentials`, `invalid_request`, `invalid_token`,
- * `device_not_registered`, `access_denied`, `not_found`) are answered with
- * 4xx; platform or configuration failures (`platform_unavailable`,
+ * `device_not_registered`, `access_denied`, `not_found`, `rate_limited`) are
+ * answered with 4xx; platform or configuration failures (`platform_unavailable`,
  * `configuration`) with 5xx and never with 401, so a client is not sent into a
  * re-login loop for a fault on the server side.
  */
@@ -17,6 +17,7 @@ export type ErrorKind =
   | 'access_denied'
   | 'cross_site'
   | 'not_found'
+  | 'rate_limited'
   | 'platform_unavailable'
   | 'configuration';
 
@@ -43,7 +44,7 @@ export interface PlatformErrorInit {
   status?: number;
   /** Overrides the client action derived from `kind`. */
   action?: ClientAction;
-  /** Seconds the client should wait before retrying (503 only). */
+  /** Seconds the client should wait before retrying (503 and 429 only). */
   retryAfterSeconds?: number;
   /** Short, secret-free description for `WWW-Authenticate` `error_description`. */
   description?: string;
@@ -59,6 +60,7 @@ const DEFAULTS: Record<ErrorKind, { status: number; action: ClientAction; title:
   access_denied: { status: 403, action: 'denied', title: 'Access denied' },
   cross_site: { status: 403, action: 'denied', title: 'Cross-site request refused' },
   not_found: { status: 404, action: 'none', title: 'Not found' },
+  rate_limited: { status: 429, action: 'retry_later', title: 'Too many requests' },
   platform_unavailable: { status: 503, action: 'retry_later', title: 'Platform unavailable' },
   configuration: { status: 500, action: 'contact_support', title: 'Server misconfiguration' },
 };
@@ -121,9 +123,9 @@ export class PlatformError extends Error {
     return challengeFor(this, this.#realm);
   }
 
-  /** Seconds for `Retry-After`: set on every 503, `undefined` otherwise. */
+  /** Seconds for `Retry-After`: set on every 503 and 429, `undefined` otherwise. */
   get retryAfter(): number | undefined {
-    return this.status === 503 ? this.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS : undefined;
+    return this.status === 503 || this.status === 429 ? this.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS : undefined;
   }
 
   /** This error with its challenge in `realm` (itself when the realm is already that). */

@@ -16,3 +16,8 @@ export function invalidRequest(description: string): PlatformError {
 export function malformedToken(description: string): PlatformError {
   return new PlatformError({ kind: 'invalid_token', message: `Malformed access token: ${description}.`, description });
 }
+
+/** Too many requests of one kind from one caller: 429 `retry_later` with `Retry-After`, no platform call. */
+export function rateLimited(message: string, retryAfterSeconds: number): PlatformError {
+  return new PlatformError({ kind: 'rate_limited', message, retryAfterSeconds });
+}

@@ -13,6 +13,8 @@ export const WS_CLOSE = {
   INTERNAL_ERROR: 1011,
   /** Server shutdown: reconnect (to another instance). */
   GOING_AWAY: 1001,
+  /** The client broke the protocol (`too_many_messages` while its first-message authentication was pending). */
+  POLICY_VIOLATION: 1008,
 } as const;
 
 /** The close code for a client action. */

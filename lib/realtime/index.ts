@@ -10,4 +10,6 @@ export type { SessionRegistryOptions, RefreshResult, TokenGroup, ConnectionClose
 export { Reverifier, DEFAULT_REVERIFY_INTERVAL_MS, DEFAULT_REVERIFY_GRACE_MS } from './reverifier.js';
 export type { ReverifyOptions, ReverifyStats } from './reverifier.js';
 export { WS_CLOSE, closeCodeFor, closeFrameFor } from './close-codes.js';
+export { DEFAULT_MIN_REFRESH_INTERVAL_MS } from './refresh-limit.js';
+export { PendingHandshakes, shuttingDown } from './pending-handshakes.js';
 export type { Transport, SessionEndReason, ConnectionEnding, ConnectionInit, SessionEndEvent } from './types.js';

@@ -20,6 +20,8 @@ export class LiveConnection {
   /** @internal */ group: TokenGroup | undefined;
   /** @internal */ closer: ConnectionCloser | undefined;
   /** @internal */ peer: unknown;
+  /** @internal When the next in-band refresh may start, in ms after `openedAt`; -1 while one is in flight (see RefreshLimit). */
+  refreshNotBefore = 0;
   user: GameUser;
   readonly transport: Transport;
   readonly openedAt: number;

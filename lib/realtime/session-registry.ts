@@ -7,6 +7,8 @@ import { problemResponse } from '../middleware/problem-response.js';
 import type { GameUser } from '../types.js';
 import { LiveConnection, type ConnectionCloser, type TokenGroup } from './live-connection.js';
 import { MemberIndex } from './member-index.js';
+import { shuttingDown } from './pending-handshakes.js';
+import { checkMinRefreshInterval, RefreshLimit } from './refresh-limit.js';
 import { Reverifier, type ReverifyOptions } from './reverifier.js';
 import type { ConnectionEnding, ConnectionInit, SessionEndEvent, SessionEndReason } from './types.js';
 
@@ -26,6 +28,13 @@ export interface SessionRegistryOptions extends ReverifyOptions {
    * and member disconnects, local or from other instances, end connections here.
    */
   events?: { on(event: 'session-end', listener: (event: SessionEndEvent) => void): unknown; off?(event: 'session-end', listener: (event: SessionEndEvent) => void): unknown } | undefined;
+  /**
+   * Shortest time between two in-band refreshes of one connection, in ms;
+   * one refresh at a time in any case. A refresh sooner than that is refused
+   * at once (429 `retry_later`) without a platform call. Default 1000; `0`
+   * keeps only the one-at-a-time rule.
+   */
+  minRefreshIntervalMs?: number | undefined;
   /** Monotonic clock in ms; default `performance.now`. Tests pass the emulator's clock. */
   now?: (() => number) | undefined;
 }
@@ -71,6 +80,8 @@ export class SessionRegistry {
   };
   readonly now: () => number;
   readonly reverifier: Reverifier;
+  readonly #refreshLimit: RefreshLimit;
+  readonly #shutdownListeners = new Set<() => void>();
   #size = 0;
   #closed = false;
 
@@ -81,6 +92,7 @@ export class SessionRegistry {
     }
     this.#authenticate = options.authenticate;
     this.now = options.now ?? (() => performance.now());
+    this.#refreshLimit = new RefreshLimit(checkMinRefreshInterval(options.minRefreshIntervalMs));
     this.reverifier = new Reverifier(this, options);
     this.#events = options.events;
     this.#events?.on('session-end', this.#onSessionEnd);
@@ -91,6 +103,25 @@ export class SessionRegistry {
     return this.#size;
   }
 
+  /** True once `closeAll('shutdown')` began: new connections are refused. */
+  get closing(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Calls `listener` when `closeAll('shutdown')` begins (at once when it
+   * already has): adapters end their handshakes in progress there. Returns
+   * the function that removes the listener.
+   */
+  onShutdown(listener: () => void): () => void {
+    if (this.#closed) {
+      listener();
+      return () => undefined;
+    }
+    this.#shutdownListeners.add(listener);
+    return () => void this.#shutdownListeners.delete(listener);
+  }
+
   /** Distinct live tokens. */
   get tokenCount(): number {
     return this.#groups.size;
@@ -98,7 +129,7 @@ export class SessionRegistry {
 
   /** Registers an authenticated connection; starts re-verification with the first one. */
   add<P>(init: ConnectionInit<P>): LiveConnection {
-    if (this.#closed) throw new PlatformError({ kind: 'platform_unavailable', message: 'The server is shutting down.' });
+    if (this.#closed) throw shuttingDown();
     const connection = new LiveConnection(init.transport, init.user, this.now(), init.close as ConnectionCloser, init.peer);
     this.#attach(connection, init.token, init.source ?? 'header', this.now());
     this.#size += 1;
@@ -149,13 +180,22 @@ export class SessionRegistry {
     return this.#endAll(this.byTokenKey(key), { kind: 'ended', reason });
   }
 
-  /** Ends every connection (`session:ended` `shutdown`, `ws` 1001) and refuses new ones. */
+  /**
+   * Ends every connection (`session:ended` `shutdown`, `ws` 1001) and refuses
+   * new ones; on `shutdown` the adapters' handshakes in progress end too
+   * (see {@link SessionRegistry.onShutdown}). Returns how many live connections ended.
+   */
   closeAll(reason: SessionEndReason = 'shutdown'): number {
     if (reason === 'shutdown') this.#closed = true;
     this.reverifier.stop();
     const all = [...this.#groups.values()].flatMap((group) => [...group.connections]);
     const count = this.#endAll(all, { kind: 'ended', reason });
-    if (reason === 'shutdown') this.#events?.off?.('session-end', this.#onSessionEnd);
+    if (reason === 'shutdown') {
+      this.#events?.off?.('session-end', this.#onSessionEnd);
+      const listeners = [...this.#shutdownListeners];
+      this.#shutdownListeners.clear();
+      for (const listener of listeners) listener();
+    }
     return count;
   }
 
@@ -180,16 +220,25 @@ export class SessionRegistry {
    * In-band refresh: verifies `token` and moves the connection onto it. The
    * new token must belong to the same member; another member's token ends the
    * connection (`login`). A refused token leaves the connection on its
-   * current token (re-verification decides about that one).
+   * current token (re-verification decides about that one). A connection
+   * refreshes one at a time and at most once per `minRefreshIntervalMs`;
+   * beyond that the refresh is refused at once (429 `retry_later`).
    */
   async refresh(connection: LiveConnection, token: unknown, source: 'header' | 'cookie' = 'header'): Promise<RefreshResult> {
+    if (typeof token !== 'string') {
+      return { ok: false, error: new PlatformError({ kind: 'invalid_request', message: 'auth:refresh needs a "token" string.' }), ended: false };
+    }
+    const startedAt = this.now();
+    const limited = this.#refreshLimit.begin(connection, startedAt);
+    if (limited !== undefined) return { ok: false, error: limited, ended: false };
     let user: GameUser;
     try {
-      if (typeof token !== 'string') throw new PlatformError({ kind: 'invalid_request', message: 'auth:refresh needs a "token" string.' });
       user = await this.#authenticate.token(token, { source });
     } catch (err) {
       const error = err instanceof PlatformError ? err : new PlatformError({ kind: 'configuration', message: 'The refresh failed on the server.' });
       return { ok: false, error, ended: false };
+    } finally {
+      this.#refreshLimit.end(connection, startedAt);
     }
     if (!connection.open) return { ok: false, error: new PlatformError({ kind: 'missing_credentials', message: 'The connection is closed.' }), ended: true };
     if (user.memberNo !== connection.memberNo) {

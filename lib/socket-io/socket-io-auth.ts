@@ -1,8 +1,10 @@
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { Authenticator } from '../auth/authenticate.js';
+import { CALLER_GONE } from '../http/aborted.js';
 import { problemResponse } from '../middleware/problem-response.js';
 import type { ProblemBody } from '../middleware/problem.js';
 import { handshakeToken, handshakeView, type HandshakeToken } from '../realtime/handshake.js';
+import { PendingHandshakes, shuttingDown } from '../realtime/pending-handshakes.js';
 import type { LiveConnection, SessionRegistry } from '../realtime/session-registry.js';
 import type { ConnectionEnding } from '../realtime/types.js';
 import type { GameUser } from '../types.js';
@@ -46,7 +48,17 @@ function closeSocket(ending: ConnectionEnding, socket: Socket): void {
   socket.disconnect(true);
 }
 
-type Ack = ((answer: unknown) => void) | undefined;
+type Ack = (answer: unknown) => void;
+
+// An event's acknowledgement is its last argument when that is a function; whatever precedes it is the payload.
+function ackOf(args: unknown[]): Ack | undefined {
+  const last = args[args.length - 1];
+  return typeof last === 'function' ? (last as Ack) : undefined;
+}
+
+function tokenOf(payload: unknown): unknown {
+  return payload !== null && typeof payload === 'object' ? (payload as { token?: unknown }).token : undefined;
+}
 
 /**
  * Authenticates Socket.IO connections with `io.use` middleware: the token
@@ -56,6 +68,8 @@ type Ack = ((answer: unknown) => void) | undefined;
  * as `data`. Once connected the socket receives `session` `{ member_no, guid }`,
  * may send `auth:refresh` `{ token }` with an acknowledgement, answers `ping`,
  * and is re-verified by the registry (`auth:expired`, `session:ended`).
+ * A handshake still being authenticated when shutdown begins gets
+ * `connect_error` `retry_later` (503) at once.
  *
  * @example
  * ```ts
@@ -83,12 +97,15 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
     registry.remove(connection);
   }
 
-  function onRefresh(this: Socket, payload: { token?: unknown } | undefined, ack: Ack): void {
+  function onRefresh(this: Socket, ...args: unknown[]): void {
     const connection = live.get(this);
     if (connection === undefined) return;
-    void registry.refresh(connection, payload?.token).then((result) => {
+    const ack = ackOf(args);
+    // With no payload the acknowledgement is the only argument: the token is missing (400 login).
+    const payload = args.length > 0 && args[0] !== ack ? args[0] : undefined;
+    void registry.refresh(connection, tokenOf(payload)).then((result) => {
       (this.data as Partial<GameSocketData>).user = connection.user;
-      if (typeof ack !== 'function') return;
+      if (ack === undefined) return;
       if (result.ok) ack({ ok: true, member_no: result.user.memberNo });
       else ack({ ok: false, problem: problemResponse(result.error).body });
     });
@@ -96,11 +113,16 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
 
   function onPing(this: Socket, ...args: unknown[]): void {
     const connection = live.get(this);
-    const ack = args[args.length - 1];
-    if (connection !== undefined && typeof ack === 'function') (ack as (answer: unknown) => void)({ member_no: connection.memberNo });
+    const ack = ackOf(args);
+    if (connection !== undefined && ack !== undefined) ack({ member_no: connection.memberNo });
   }
 
+  // Handshakes still being authenticated: shutdown refuses them at once.
+  const handshakes = new PendingHandshakes<Socket>();
+  registry.onShutdown(() => handshakes.endAll());
+
   io.use((socket, next) => {
+    if (registry.closing) return next(connectError(shuttingDown(), authenticate.realm));
     const view = handshakeView(socket.request);
     let found: HandshakeToken;
     try {
@@ -109,13 +131,21 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
     } catch (err) {
       return next(connectError(err, authenticate.realm));
     }
-    authenticate.token(found.token, { req: view as never, source: found.source }).then(
+    const aborter = new AbortController();
+    handshakes.add(socket, () => {
+      aborter.abort(CALLER_GONE);
+      next(connectError(shuttingDown(), authenticate.realm));
+    });
+    authenticate.token(found.token, { req: view as never, source: found.source, signal: aborter.signal }).then(
       (user) => {
+        if (!handshakes.settle(socket)) return;
         pending.set(socket, found);
         socket.data.user = user;
         next();
       },
-      (err: unknown) => next(connectError(err, authenticate.realm)),
+      (err: unknown) => {
+        if (handshakes.settle(socket)) next(connectError(err, authenticate.realm));
+      },
     );
   });
 

@@ -1,20 +1,21 @@
-import { CALLER_GONE } from '../http/aborted.js';
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { Authenticator } from '../auth/authenticate.js';
-import { PlatformError, missingCredentials } from '../errors/index.js';
-import { problemResponse, type ProblemResponse } from '../middleware/problem-response.js';
-import { closeCodeFor, closeFrameFor } from '../realtime/close-codes.js';
+import { CALLER_GONE } from '../http/aborted.js';
+import { PlatformError } from '../errors/index.js';
+import { problemResponse } from '../middleware/problem-response.js';
 import { handshakeToken, handshakeView, type HandshakeToken } from '../realtime/handshake.js';
+import { PendingHandshakes, shuttingDown } from '../realtime/pending-handshakes.js';
 import type { LiveConnection, SessionRegistry } from '../realtime/session-registry.js';
-import type { ConnectionEnding } from '../realtime/types.js';
 import type { GameUser } from '../types.js';
+import { awaitFirstMessage } from './first-message.js';
+import { closeSocket, parse, refuse, send, SHUTDOWN } from './ws-io.js';
+
+export { MAX_QUEUED_MESSAGES } from './first-message.js';
 
 /** How long a first-message client has to send `{"type":"auth","token"}`. */
 export const FIRST_MESSAGE_TIMEOUT_MS = 10_000;
-// A peer that never answers our close frame is cut off after this.
-const CLOSE_GRACE_MS = 5_000;
 
 /** Options of {@link attachWebSocket}. */
 export interface WebSocketAuthOptions {
@@ -39,26 +40,16 @@ export interface WebSocketAuthOptions {
 /** What {@link attachWebSocket} returns. */
 export interface AttachedWebSocket {
   readonly wss: WebSocketServer;
+  /** Upgrades still being authenticated (first-message wait included). */
+  readonly pending: number;
   /** Stops serving upgrades (live connections are ended by `registry.closeAll`). */
   detach(): void;
-}
-
-function send(ws: WebSocket, message: object): void {
-  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
-}
-
-function closeWith(ws: WebSocket, code: number, reason: string): void {
-  ws.close(code, reason);
-  setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
-}
-
-/** Answers a refused upgrade with our status, headers and problem body, then closes the socket. */
-function refuse(socket: Duplex, response: ProblemResponse): void {
-  if (!socket.writable) return void socket.destroy();
-  const body = JSON.stringify(response.body);
-  const headers = { ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${head}\r\n${body}`);
+  /**
+   * Stops serving upgrades and ends those still being authenticated as
+   * shutdown does (`registry.closeAll('shutdown')` does it too); live
+   * connections are ended by `registry.closeAll`.
+   */
+  close(): void;
 }
 
 function ignore(): void {}
@@ -73,30 +64,15 @@ function destroySelf(this: Duplex): void {
   this.destroy();
 }
 
-function parse(data: RawData): { type?: unknown; token?: unknown } | undefined {
-  try {
-    const value: unknown = JSON.parse(data.toString());
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-// One function for every socket: the registry hands the socket back.
-function closeSocket(ending: ConnectionEnding, ws: WebSocket): void {
-  if (ending.kind === 'expired') send(ws, { type: 'auth:expired', action: ending.action, ...(ending.code === undefined ? {} : { code: ending.code }) });
-  else send(ws, { type: 'session:ended', reason: ending.reason });
-  const { code, reason } = closeFrameFor(ending);
-  closeWith(ws, code, reason);
-}
-
 /**
  * Authenticates WebSocket connections on `server` at `path`: the upgrade
  * request is checked **before** `handleUpgrade` (the `ws` maintainers'
  * recommended shape), from `Authorization: Bearer` or the web token cookie,
  * never the URL; a refusal is an HTTP answer with our status, problem body
  * and `WWW-Authenticate`/`Retry-After`. A client with neither header nor
- * cookie may send `{"type":"auth","token"}` as its first message.
+ * cookie may send `{"type":"auth","token"}` as its first message; what it
+ * sends while that token is being verified is handled once the session is
+ * established. Shutdown ends upgrades still being authenticated at once.
  *
  * Once authenticated, the client receives `{"type":"session","member_no","guid"}`,
  * may refresh in band (`{"type":"auth:refresh","token"}` answered
@@ -142,87 +118,81 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
     }
   }
 
-  function established(ws: WebSocket, req: IncomingMessage, user: GameUser, found: HandshakeToken): void {
+  function established(ws: WebSocket, req: IncomingMessage, user: GameUser, found: HandshakeToken): boolean {
     let connection: LiveConnection;
     try {
       connection = registry.add({ transport: 'ws', user, token: found.token, source: found.source, close: closeSocket, peer: ws });
-    } catch (err) {
-      const { body } = problemResponse(err);
-      return closeWith(ws, 1001, body.action);
+    } catch {
+      // The registry refuses new connections only once shutdown began.
+      closeSocket(SHUTDOWN, ws);
+      return false;
     }
     live.set(ws, connection);
     ws.on('close', onClose);
     ws.on('message', onMessage);
     send(ws, { type: 'session', member_no: user.memberNo, guid: user.guid });
     onConnection?.(ws, connection, req);
+    return true;
   }
 
-  // First-message mode: the socket is open, nothing is served until a valid auth message.
-  function awaitFirstMessage(ws: WebSocket, req: IncomingMessage): void {
-    const aborter = new AbortController();
-    const fail = (error: PlatformError): void => {
-      const { body } = problemResponse(error);
-      send(ws, { type: 'auth:failed', problem: body });
-      closeWith(ws, closeCodeFor(body.action), body.action);
-    };
-    const timer = setTimeout(() => fail(missingCredentials()), firstMessageTimeoutMs);
-    timer.unref();
-    const onEarlyClose = (): void => {
-      clearTimeout(timer);
-      aborter.abort(CALLER_GONE);
-    };
-    ws.once('close', onEarlyClose);
-    ws.once('message', (data) => {
-      clearTimeout(timer);
-      const message = parse(data);
-      if (message?.type !== 'auth' || typeof message.token !== 'string') return fail(missingCredentials());
-      const found: HandshakeToken = { token: message.token, source: 'header' };
-      authenticate.token(found.token, { signal: aborter.signal }).then(
-        (user) => {
-          // Nothing of the wait (request, timer, aborter) stays on the live socket.
-          ws.off('close', onEarlyClose);
-          if (ws.readyState === ws.OPEN) established(ws, req, user, found);
-        },
-        (err: unknown) => fail(err instanceof PlatformError ? err : missingCredentials()),
-      );
-    });
-  }
+  // Upgrades still being authenticated: shutdown ends them at once.
+  const pending = new PendingHandshakes();
+  const stopListening = registry.onShutdown(() => pending.endAll());
+  const firstMessageContext = { authenticate, pending, timeoutMs: firstMessageTimeoutMs, established };
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const pathname = (req.url ?? '/').split('?', 1)[0];
     if (pathname !== path) return;
     socket.on('error', destroySelf);
+    if (registry.closing) return refuse(socket, problemResponse(shuttingDown()));
     const view = handshakeView(req);
     let found: HandshakeToken;
     try {
       found = handshakeToken(view, cookie);
     } catch (err) {
       if (firstMessage && err instanceof PlatformError && err.kind === 'missing_credentials') {
-        wss.handleUpgrade(req, socket, head, (ws) => awaitFirstMessage(ignoreErrors(ws), req));
+        wss.handleUpgrade(req, socket, head, (ws) => awaitFirstMessage(ignoreErrors(ws), req, firstMessageContext));
         return;
       }
       return refuse(socket, problemResponse(err, { realm: authenticate.realm }));
     }
     const aborter = new AbortController();
-    const onClose = (): void => aborter.abort(CALLER_GONE);
-    socket.once('close', onClose);
+    const onEarlyClose = (): void => {
+      pending.settle(socket);
+      aborter.abort(CALLER_GONE);
+    };
+    socket.once('close', onEarlyClose);
+    pending.add(socket, () => {
+      socket.off('close', onEarlyClose);
+      aborter.abort(CALLER_GONE);
+      refuse(socket, problemResponse(shuttingDown()));
+    });
     authenticate.token(found.token, { req: view as never, source: found.source, signal: aborter.signal }).then(
       (user) => {
-        socket.off('close', onClose);
+        socket.off('close', onEarlyClose);
+        if (!pending.settle(socket)) return;
         if (!socket.writable) return void socket.destroy();
-        wss.handleUpgrade(req, socket, head, (ws) => established(ignoreErrors(ws), req, user, found));
+        wss.handleUpgrade(req, socket, head, (ws) => void established(ignoreErrors(ws), req, user, found));
       },
       (err: unknown) => {
-        socket.off('close', onClose);
+        socket.off('close', onEarlyClose);
+        if (!pending.settle(socket)) return;
         refuse(socket, problemResponse(err, { realm: authenticate.realm }));
       },
     );
   };
   server.on('upgrade', onUpgrade);
+  const detach = (): void => void server.off('upgrade', onUpgrade);
   return {
     wss,
-    detach(): void {
-      server.off('upgrade', onUpgrade);
+    get pending(): number {
+      return pending.size;
+    },
+    detach,
+    close(): void {
+      detach();
+      stopListening();
+      pending.endAll();
     },
   };
 }

@@ -109,5 +109,22 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
     emulator.clearFaults();
   });
 
-
+  // Finding: auth:refresh had no limit; the registry's limit covers rooms too.
+  it('answers a refresh beyond the limit with auth:refresh-failed 429 retry_later, and one without a token with 400 login', async () => {
+    const room = await new ColyseusClient(url).joinOrCreate('lobby', { token: emulator.login(DEMO.admin).access_token });
+    const failed: Array<Record<string, unknown>> = [];
+    room.onMessage('auth:refresh-failed', (message: Record<string, unknown>) => failed.push(message));
+    emulator.clearRequests();
+    room.send('auth:refresh', { token: emulator.login(DEMO.admin).access_token });
+    room.send('auth:refresh', { token: emulator.login(DEMO.admin).access_token });
+    room.send('auth:refresh');
+    const refreshed = await nextMessage(room, 'auth:refreshed');
+    expect(refreshed).toEqual({ member_no: DEMO.admin });
+    expect(failed).toEqual([
+      { problem: expect.objectContaining({ status: 429, action: 'retry_later' }) },
+      { problem: expect.objectContaining({ status: 400, action: 'login' }) },
+    ]);
+    expect(emulator.requests({ endpoint: 'E2' })).toHaveLength(1);
+    await room.leave();
+  });
 });

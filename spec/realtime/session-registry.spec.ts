@@ -1,5 +1,6 @@
 import type { Authenticator } from '../../lib/auth/authenticate.js';
 import { tokenKey } from '../../lib/config/fingerprint.js';
+import { problemResponse } from '../../lib/middleware/problem-response.js';
 import { SessionRegistry, type ConnectionEnding } from '../../lib/realtime/index.js';
 import type { GameUser } from '../../lib/types.js';
 
@@ -73,5 +74,59 @@ describe('SessionRegistry bookkeeping', () => {
     expect(registry.byTokenKey(tokenKey('token-b'))).toEqual([connection]);
     expect(registry.byMember(MEMBER)).toEqual([connection]);
     expect(registry.tokenCount).toBe(1);
+  });
+
+  it('limits in-band refreshes per connection: one at a time, then none for minRefreshIntervalMs (429 retry_later with Retry-After)', async () => {
+    let now = 0;
+    let calls = 0;
+    let answer: () => void = () => undefined;
+    const slow = Object.assign(async () => undefined, {
+      token: async (token: string): Promise<GameUser> => {
+        calls += 1;
+        await new Promise<void>((resolve) => (answer = resolve));
+        return { memberNo: memberOf(token), guid: null };
+      },
+      realm: 'test',
+    }) as unknown as Authenticator<object, never>;
+    const limited = new SessionRegistry({ authenticate: slow, reverifyIntervalMs: 0, minRefreshIntervalMs: 2000, now: () => now });
+    const connection = limited.add({ transport: 'ws', user: { memberNo: MEMBER, guid: null }, token: 'token-a', close: () => undefined });
+    const first = limited.refresh(connection, 'token-b');
+    const during = await limited.refresh(connection, 'token-c');
+    expect(during).toMatchObject({ ok: false, ended: false, error: { kind: 'rate_limited', status: 429, action: 'retry_later', retryAfter: 2 } });
+    const { status, headers, body } = problemResponse(during.ok ? undefined : during.error);
+    expect({ status, retryAfter: headers['Retry-After'], challenge: headers['WWW-Authenticate'], action: body.action }).toEqual({ status: 429, retryAfter: '2', challenge: undefined, action: 'retry_later' });
+    answer();
+    expect(await first).toMatchObject({ ok: true });
+    now = 1500;
+    expect(await limited.refresh(connection, 'token-d')).toMatchObject({ ok: false, error: { status: 429, retryAfter: 1 } });
+    // A missing token is refused for what it is, and does not count.
+    expect(await limited.refresh(connection, undefined)).toMatchObject({ ok: false, error: { status: 400, action: 'login' } });
+    now = 2000;
+    const later = limited.refresh(connection, 'token-e');
+    answer();
+    expect(await later).toMatchObject({ ok: true });
+    expect(calls).toBe(2);
+    expect(Object.keys(connection).sort()).toEqual(['closer', 'group', 'openedAt', 'peer', 'refreshNotBefore', 'transport', 'user']);
+    limited.closeAll();
+  });
+
+  it('validates minRefreshIntervalMs', () => {
+    for (const bad of [-1, 1.5, '1000', 2 ** 31]) {
+      expect(() => new SessionRegistry({ authenticate, minRefreshIntervalMs: bad as number })).toThrow(/minRefreshIntervalMs must be an integer/);
+    }
+    expect(() => new SessionRegistry({ authenticate, minRefreshIntervalMs: 0 }).closeAll()).not.toThrow();
+  });
+
+  it('tells its shutdown listeners once, when closeAll(shutdown) begins (at once when it already has)', () => {
+    const heard: string[] = [];
+    const stop = registry.onShutdown(() => heard.push('kept'));
+    registry.onShutdown(() => heard.push('second'))();
+    registry.closeAll('logout');
+    expect([registry.closing, heard]).toEqual([false, []]);
+    registry.closeAll('shutdown');
+    registry.closeAll('shutdown');
+    registry.onShutdown(() => heard.push('late'));
+    expect([registry.closing, heard]).toEqual([true, ['kept', 'late']]);
+    stop();
   });
 });

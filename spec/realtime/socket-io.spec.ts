@@ -1,7 +1,9 @@
 import type { Emulator } from '../../lib/emulator/index.js';
 import { tokenKey } from '../../lib/config/fingerprint.js';
 import { DEMO, startTestEmulator } from '../support/client-harness.js';
+import { randomBytes } from 'node:crypto';
 import { COOKIE, ioDisconnected, nextIo, openIo, refusedIo, startRealtimeServer, type RealtimeServer } from '../support/realtime-harness.js';
+import { until } from '../support/until.js';
 
 const OTHER = '20005061987';
 
@@ -10,7 +12,7 @@ describe('Socket.IO adapter', () => {
   let rt: RealtimeServer;
   beforeAll(async () => {
     emulator = await startTestEmulator();
-    rt = await startRealtimeServer(emulator, { reverifyGraceMs: 60_000 });
+    rt = await startRealtimeServer(emulator, { reverifyGraceMs: 60_000, minRefreshIntervalMs: 0 });
   });
   afterAll(async () => {
     await rt.close();
@@ -87,6 +89,20 @@ describe('Socket.IO adapter', () => {
     expect(await gone).toBe('io server disconnect');
   });
 
+  // Finding: with an acknowledgement and no payload the acknowledgement was
+  // taken for the payload, and the client waited until its timeout.
+  it('answers auth:refresh without a usable payload with 400 login in its acknowledgement', async () => {
+    const { socket } = await openIo(rt.url, { token: emulator.login(DEMO.admin).access_token });
+    const bad = { ok: false, problem: expect.objectContaining({ status: 400, action: 'login' }) };
+    expect(await socket.timeout(2000).emitWithAck('auth:refresh')).toEqual(bad);
+    expect(await socket.timeout(2000).emitWithAck('auth:refresh', null)).toEqual(bad);
+    expect(await socket.timeout(2000).emitWithAck('auth:refresh', 'a string')).toEqual(bad);
+    expect(await socket.timeout(2000).emitWithAck('auth:refresh', { token: 42 })).toEqual(bad);
+    expect(await socket.timeout(2000).emitWithAck('ping', { any: 'payload' })).toEqual({ member_no: DEMO.admin });
+    expect(socket.connected).toBe(true);
+    socket.close();
+  });
+
   it('re-verification ends a logged-out token (relogin 40000); an outage only after the grace (retry_later)', async () => {
     const { access_token } = emulator.login(DEMO.admin);
     const loggedOut = await openIo(rt.url, { token: access_token });
@@ -136,5 +152,47 @@ describe('Socket.IO adapter', () => {
     await shutdown.close();
     expect(await ended).toEqual({ reason: 'shutdown' });
     expect(rt.registry.size).toBe(0);
+  });
+
+  // Finding: a handshake whose authentication was in flight when shutdown
+  // began ended up connected (then session:ended), after a platform call.
+  describe('shutdown reaches the handshakes not yet authenticated', () => {
+    let closing: RealtimeServer;
+    beforeEach(async () => {
+      emulator.clearRequests();
+      closing = await startRealtimeServer(emulator, { config: { timeoutMs: 5000, totalTimeoutMs: 10_000 } });
+    });
+    afterEach(() => closing.close());
+
+    it('refuses a handshake whose authentication is in flight with connect_error retry_later (503)', async () => {
+      emulator.injectFault({ type: 'latency', latencyMs: 1000, endpoint: 'E2', count: 1 });
+      const refused = refusedIo(closing.url, { token: emulator.login(DEMO.admin).access_token });
+      await until(() => emulator.requests({ endpoint: 'E2' }).some((r) => r.status === null), 5000, 'an E2 call in flight');
+      closing.registry.closeAll('shutdown');
+      const err = await refused;
+      expect(err.message).toBe('retry_later');
+      expect(err.data).toMatchObject({ status: 503, action: 'retry_later' });
+    });
+
+    it('refuses a handshake that comes after shutdown began, without a platform call', async () => {
+      closing.registry.closeAll('shutdown');
+      const err = await refusedIo(closing.url, { token: emulator.login(DEMO.admin).access_token });
+      expect(err.data).toMatchObject({ status: 503, action: 'retry_later' });
+      expect(emulator.requests({ endpoint: 'E2' })).toHaveLength(0);
+    });
+  });
+
+  // Finding: auth:refresh had no limit (a flood of random tokens was a flood of E2 calls).
+  it('refuses a refresh beyond the limit at once with 429 retry_later in its acknowledgement, and keeps the socket', async () => {
+    const limited = await startRealtimeServer(emulator);
+    const { socket } = await openIo(limited.url, { token: emulator.login(DEMO.admin).access_token });
+    emulator.clearRequests();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => socket.timeout(5000).emitWithAck('auth:refresh', { token: randomBytes(24).toString('base64url') })));
+    expect(emulator.requests({ endpoint: 'E2' })).toHaveLength(1);
+    expect(answers.filter((a) => a.problem?.status === 429)).toHaveLength(19);
+    expect(answers).toContainEqual({ ok: false, problem: expect.objectContaining({ status: 429, action: 'retry_later' }) });
+    expect(await socket.emitWithAck('ping')).toEqual({ member_no: DEMO.admin });
+    socket.close();
+    await limited.close();
   });
 });

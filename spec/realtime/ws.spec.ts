@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import type { Emulator } from '../../lib/emulator/index.js';
+import { MAX_QUEUED_MESSAGES } from '../../lib/ws/index.js';
 import { DEMO, startTestEmulator } from '../support/client-harness.js';
-import { openWs, probeWs, refusedWs, startRealtimeServer, type RealtimeServer } from '../support/realtime-harness.js';
+import { openWs, probeWs, refusedWs, startRealtimeServer, type RealtimeServer, type WsProbe } from '../support/realtime-harness.js';
+import { until } from '../support/until.js';
 
 const OTHER = '20005061987';
 
@@ -12,6 +15,9 @@ describe('ws adapter', () => {
     emulator = await startTestEmulator();
     rt = await startRealtimeServer(emulator, { reverifyGraceMs: 60_000, firstMessageTimeoutMs: 100 });
   });
+  const opened = (probe: WsProbe): Promise<unknown> => new Promise((resolve) => probe.ws.once('open', resolve));
+  // Resolves once the emulator holds an E2 call it has not answered yet (a latency fault).
+  const e2InFlight = (): Promise<void> => until(() => emulator.requests({ endpoint: 'E2' }).some((r) => r.status === null), 5000, 'an E2 call in flight');
   afterAll(async () => {
     await rt.close();
     await emulator.close();
@@ -85,6 +91,47 @@ describe('ws adapter', () => {
       emulator.logout(access_token);
       probe.ws.send(JSON.stringify({ type: 'auth', token: access_token }));
       expect(await probe.closed).toEqual({ code: 4401, reason: 'relogin' });
+    });
+
+    // Finding: a ping sent right behind the auth message was dropped (the
+    // next handler was attached only once the platform had answered).
+    it('handles the messages sent while its authentication is in progress, in order, once the session is established', async () => {
+      const probe = probeWs(new WebSocket(rt.wsUrl));
+      await opened(probe);
+      probe.ws.send(JSON.stringify({ type: 'auth', token: emulator.login(DEMO.admin).access_token }));
+      probe.ws.send(JSON.stringify({ type: 'ping' }));
+      probe.ws.send(JSON.stringify({ type: 'ping' }));
+      await probe.next('session');
+      // Answered after everything sent before it: a marker that the queue was played.
+      probe.ws.send(JSON.stringify({ type: 'auth:refresh' }));
+      await probe.next('auth:refresh-failed');
+      expect(probe.messages.map((m) => m.type)).toEqual(['session', 'pong', 'pong', 'auth:refresh-failed']);
+      expect(rt.wsAdapter.pending).toBe(0);
+      probe.ws.close();
+      await probe.closed;
+    });
+
+    it('discards the queued messages when the authentication fails', async () => {
+      const probe = probeWs(new WebSocket(rt.wsUrl));
+      await opened(probe);
+      const { access_token } = emulator.login(DEMO.admin);
+      emulator.logout(access_token);
+      probe.ws.send(JSON.stringify({ type: 'auth', token: access_token }));
+      probe.ws.send(JSON.stringify({ type: 'ping' }));
+      expect(await probe.closed).toEqual({ code: 4401, reason: 'relogin' });
+      expect(probe.messages.map((m) => m.type)).toEqual(['auth:failed']);
+      expect(rt.wsAdapter.pending).toBe(0);
+    });
+
+    it(`closes 1008 too_many_messages when more than ${MAX_QUEUED_MESSAGES} messages wait for the authentication`, async () => {
+      const probe = probeWs(new WebSocket(rt.wsUrl));
+      await opened(probe);
+      emulator.injectFault({ type: 'latency', latencyMs: 200, endpoint: 'E2', count: 1 });
+      probe.ws.send(JSON.stringify({ type: 'auth', token: emulator.login(DEMO.admin).access_token }));
+      for (let i = 0; i <= MAX_QUEUED_MESSAGES; i += 1) probe.ws.send(JSON.stringify({ type: 'ping' }));
+      expect(await probe.closed).toEqual({ code: 1008, reason: 'too_many_messages' });
+      expect(probe.messages).toEqual([]);
+      expect(rt.wsAdapter.pending).toBe(0);
     });
   });
 
@@ -181,6 +228,103 @@ describe('ws adapter', () => {
       expect(last.messages.at(-1)).toEqual({ type: 'session:ended', reason: 'shutdown' });
       other.ws.close();
       await other.closed;
+    });
+  });
+
+  // Findings: on shutdown a socket still waiting for its first message was
+  // left open (then told 4401 login at the 10 s timeout), and a socket whose
+  // authentication was in flight completed its upgrade and was closed 1001
+  // retry_later without session:ended.
+  describe('shutdown reaches the sockets not yet authenticated', () => {
+    let closing: RealtimeServer;
+    beforeEach(async () => {
+      emulator.clearRequests();
+      // Client timeouts well above the latency fault: the platform answers, late.
+      closing = await startRealtimeServer(emulator, { config: { timeoutMs: 5000, totalTimeoutMs: 10_000 } });
+    });
+    afterEach(() => closing.close());
+
+    it('ends a socket still waiting for its first message: session:ended shutdown, then 1001 shutdown, at once', async () => {
+      const probe = probeWs(new WebSocket(closing.wsUrl));
+      await opened(probe);
+      const tracked = closing.wsAdapter.pending;
+      closing.registry.closeAll('shutdown');
+      expect(await probe.closed).toEqual({ code: 1001, reason: 'shutdown' });
+      expect(probe.messages).toEqual([{ type: 'session:ended', reason: 'shutdown' }]);
+      expect([tracked, closing.wsAdapter.pending]).toEqual([1, 0]);
+    });
+
+    it("the adapter's close() does the same", async () => {
+      const probe = probeWs(new WebSocket(closing.wsUrl));
+      await opened(probe);
+      closing.wsAdapter.close();
+      expect(await probe.closed).toEqual({ code: 1001, reason: 'shutdown' });
+      expect(probe.messages).toEqual([{ type: 'session:ended', reason: 'shutdown' }]);
+    });
+
+    it('ends a first-message socket whose authentication is in flight: session:ended shutdown, then 1001 shutdown', async () => {
+      const probe = probeWs(new WebSocket(closing.wsUrl));
+      await opened(probe);
+      emulator.injectFault({ type: 'latency', latencyMs: 1000, endpoint: 'E2', count: 1 });
+      probe.ws.send(JSON.stringify({ type: 'auth', token: emulator.login(DEMO.admin).access_token }));
+      await e2InFlight();
+      closing.registry.closeAll('shutdown');
+      expect(await probe.closed).toEqual({ code: 1001, reason: 'shutdown' });
+      expect(probe.messages).toEqual([{ type: 'session:ended', reason: 'shutdown' }]);
+      expect(closing.wsAdapter.pending).toBe(0);
+    });
+
+    it('answers an upgrade whose header authentication is in flight with 503 retry_later and Retry-After', async () => {
+      emulator.injectFault({ type: 'latency', latencyMs: 1000, endpoint: 'E2', count: 1 });
+      const refused = refusedWs(closing.wsUrl, bearer(emulator.login(DEMO.admin).access_token));
+      await e2InFlight();
+      closing.registry.closeAll('shutdown');
+      const { status, body, headers } = await refused;
+      expect({ status, body }).toMatchObject({ status: 503, body: { status: 503, action: 'retry_later' } });
+      expect(headers['retry-after']).toBeDefined();
+      expect(headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(closing.wsAdapter.pending).toBe(0);
+    });
+
+    it('refuses upgrades that come after shutdown began (503 retry_later), without a platform call', async () => {
+      closing.registry.closeAll('shutdown');
+      const withHeader = await refusedWs(closing.wsUrl, bearer(emulator.login(DEMO.admin).access_token));
+      const without = await refusedWs(closing.wsUrl);
+      expect([withHeader.status, withHeader.body.action, without.status, without.body.action]).toEqual([503, 'retry_later', 503, 'retry_later']);
+      expect(emulator.requests({ endpoint: 'E2' })).toHaveLength(0);
+    });
+  });
+
+  // Finding: 3,000 auth:refresh messages with random tokens on one connection
+  // made 1,096 E2 calls in 2 s and slowed every other player down.
+  describe('auth:refresh rate limit', () => {
+    let limited: RealtimeServer;
+    beforeAll(async () => {
+      limited = await startRealtimeServer(emulator);
+    });
+    afterAll(() => limited.close());
+
+    it('a flood of 1,000 refreshes on one connection makes at most a handful of E2 calls; the rest get 429 retry_later at once', async () => {
+      const flooder = await openWs(limited.wsUrl, bearer(emulator.login(DEMO.admin).access_token));
+      emulator.clearRequests();
+      const failed = (): Array<Record<string, unknown>> => flooder.messages.filter((m) => m.type === 'auth:refresh-failed');
+      for (let i = 0; i < 1000; i += 1) flooder.ws.send(JSON.stringify({ type: 'auth:refresh', token: randomBytes(24).toString('base64url') }));
+      // Another player is served meanwhile.
+      const other = await openWs(limited.wsUrl, bearer(emulator.login(OTHER).access_token));
+      other.ws.send(JSON.stringify({ type: 'ping' }));
+      expect(await other.next('pong')).toEqual({ type: 'pong', member_no: OTHER });
+      await until(() => failed().length === 1000, 15_000, '1,000 answers');
+      const e2 = emulator.requests({ endpoint: 'E2' }).length;
+      expect(e2).toBeGreaterThanOrEqual(2); // the other player's and at least one refresh
+      expect(e2).toBeLessThanOrEqual(6);
+      const limitedAnswers = failed().filter((m) => (m.problem as Record<string, unknown>).status === 429);
+      expect(limitedAnswers.length).toBeGreaterThanOrEqual(995);
+      expect(limitedAnswers[0]).toEqual({ type: 'auth:refresh-failed', problem: expect.objectContaining({ status: 429, action: 'retry_later' }) });
+      flooder.ws.send(JSON.stringify({ type: 'ping' }));
+      await until(() => flooder.messages.some((m) => m.type === 'pong'), 5000, 'the pong');
+      expect(flooder.ws.readyState).toBe(WebSocket.OPEN);
+      for (const probe of [flooder, other]) probe.ws.close();
+      await Promise.all([flooder.closed, other.closed]);
     });
   });
 });

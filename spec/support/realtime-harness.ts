@@ -9,7 +9,7 @@ import { PlatformClient } from '../../lib/index.js';
 import type { PlatformConfig } from '../../lib/index.js';
 import { SessionRegistry, type SessionRegistryOptions } from '../../lib/realtime/index.js';
 import { useSocketIoAuth } from '../../lib/socket-io/index.js';
-import { attachWebSocket } from '../../lib/ws/index.js';
+import { attachWebSocket, type AttachedWebSocket } from '../../lib/ws/index.js';
 import { configFor } from './client-harness.js';
 
 export const COOKIE = 'SUAT';
@@ -21,6 +21,8 @@ export interface RealtimeServer {
   client: PlatformClient;
   registry: SessionRegistry;
   io: IoServer;
+  /** The `/ws` adapter (its handshakes still in progress: `wsAdapter.pending`). */
+  wsAdapter: AttachedWebSocket;
   server: Server;
   close(): Promise<void>;
 }
@@ -35,7 +37,7 @@ export async function startRealtimeServer(
   const server = createServer((_req, res) => res.writeHead(404).end());
   const io = new IoServer(server, { destroyUpgrade: false });
   useSocketIoAuth(io, { authenticate, registry, cookie: COOKIE });
-  attachWebSocket(server, { authenticate, registry, cookie: COOKIE, path: '/ws', firstMessageTimeoutMs: options.firstMessageTimeoutMs });
+  const wsAdapter = attachWebSocket(server, { authenticate, registry, cookie: COOKIE, path: '/ws', firstMessageTimeoutMs: options.firstMessageTimeoutMs });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -44,6 +46,7 @@ export async function startRealtimeServer(
     client,
     registry,
     io,
+    wsAdapter,
     server,
     async close(): Promise<void> {
       registry.closeAll('shutdown');

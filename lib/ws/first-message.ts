@@ -1,0 +1,93 @@
+import type { IncomingMessage } from 'node:http';
+import type { RawData, WebSocket } from 'ws';
+import type { Authenticator } from '../auth/authenticate.js';
+import { CALLER_GONE } from '../http/aborted.js';
+import { PlatformError, missingCredentials } from '../errors/index.js';
+import { problemResponse } from '../middleware/problem-response.js';
+import { closeCodeFor, WS_CLOSE } from '../realtime/close-codes.js';
+import type { HandshakeToken } from '../realtime/handshake.js';
+import type { PendingHandshakes } from '../realtime/pending-handshakes.js';
+import type { GameUser } from '../types.js';
+import { closeSocket, closeWith, parse, send, SHUTDOWN } from './ws-io.js';
+
+/** Most messages kept while the first message's authentication is in progress; one more closes 1008. */
+export const MAX_QUEUED_MESSAGES = 16;
+
+/** What the first-message wait needs from its adapter. */
+export interface FirstMessageContext {
+  authenticate: Authenticator<object, never>;
+  pending: PendingHandshakes;
+  timeoutMs: number;
+  /** Makes the socket live; false when it could not (the socket is being closed). */
+  established(ws: WebSocket, req: IncomingMessage, user: GameUser, found: HandshakeToken): boolean;
+}
+
+type Queued = [data: RawData, isBinary: boolean];
+
+/**
+ * First-message mode: the socket is open, nothing is served until a valid
+ * `{"type":"auth","token"}`. Messages that come while that token is being
+ * verified are kept (at most {@link MAX_QUEUED_MESSAGES}) and handed to the
+ * live socket's listeners in order; a failed authentication discards them.
+ * The wait is tracked in `pending` so shutdown ends it at once.
+ */
+export function awaitFirstMessage(ws: WebSocket, req: IncomingMessage, context: FirstMessageContext): void {
+  const { authenticate, pending } = context;
+  const aborter = new AbortController();
+  // Undefined until the auth message came; then what came after it.
+  let queue: Queued[] | undefined;
+  // Nothing of the wait (listeners, timer, queue) stays on the socket once it settled.
+  const release = (): void => {
+    clearTimeout(timer);
+    ws.off('message', onMessage);
+    ws.off('close', onClose);
+    queue = undefined;
+  };
+  // True when this call settled the wait, false when something else (shutdown, close) did first.
+  const settle = (): boolean => {
+    release();
+    return pending.settle(ws);
+  };
+  const fail = (error: PlatformError): void => {
+    if (!settle()) return;
+    aborter.abort(CALLER_GONE);
+    const { body } = problemResponse(error);
+    send(ws, { type: 'auth:failed', problem: body });
+    closeWith(ws, closeCodeFor(body.action), body.action);
+  };
+  const timer = setTimeout(() => fail(missingCredentials()), context.timeoutMs);
+  timer.unref();
+  const onClose = (): void => {
+    settle();
+    aborter.abort(CALLER_GONE);
+  };
+  const onMessage = (data: RawData, isBinary: boolean): void => {
+    if (queue !== undefined) {
+      if (queue.length < MAX_QUEUED_MESSAGES) return void queue.push([data, isBinary]);
+      if (!settle()) return;
+      aborter.abort(CALLER_GONE);
+      return closeWith(ws, WS_CLOSE.POLICY_VIOLATION, 'too_many_messages');
+    }
+    clearTimeout(timer);
+    queue = [];
+    const message = parse(data);
+    if (message?.type !== 'auth' || typeof message.token !== 'string') return fail(missingCredentials());
+    const found: HandshakeToken = { token: message.token, source: 'header' };
+    authenticate.token(found.token, { signal: aborter.signal }).then(
+      (user) => {
+        const queued = queue ?? [];
+        if (!settle() || ws.readyState !== ws.OPEN) return;
+        if (!context.established(ws, req, user, found)) return;
+        for (const [payload, isBinary] of queued) ws.emit('message', payload, isBinary);
+      },
+      (err: unknown) => fail(err instanceof PlatformError ? err : missingCredentials()),
+    );
+  };
+  ws.on('message', onMessage);
+  ws.once('close', onClose);
+  pending.add(ws, () => {
+    release();
+    aborter.abort(CALLER_GONE);
+    closeSocket(SHUTDOWN, ws);
+  });
+}

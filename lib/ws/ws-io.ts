@@ -1,0 +1,48 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { WebSocket, RawData } from 'ws';
+import type { ProblemResponse } from '../middleware/problem-response.js';
+import { closeFrameFor } from '../realtime/close-codes.js';
+import type { ConnectionEnding } from '../realtime/types.js';
+
+// A peer that never answers our close frame is cut off after this.
+const CLOSE_GRACE_MS = 5_000;
+
+/** What shutdown tells a socket: `session:ended` `shutdown`, then 1001 `shutdown`. */
+export const SHUTDOWN: ConnectionEnding = Object.freeze({ kind: 'ended', reason: 'shutdown' });
+
+export function send(ws: WebSocket, message: object): void {
+  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+}
+
+export function closeWith(ws: WebSocket, code: number, reason: string): void {
+  ws.close(code, reason);
+  setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+}
+
+/** Tells the client why, then closes. One function for every socket: the registry hands the socket back. */
+export function closeSocket(ending: ConnectionEnding, ws: WebSocket): void {
+  if (ending.kind === 'expired') send(ws, { type: 'auth:expired', action: ending.action, ...(ending.code === undefined ? {} : { code: ending.code }) });
+  else send(ws, { type: 'session:ended', reason: ending.reason });
+  const { code, reason } = closeFrameFor(ending);
+  closeWith(ws, code, reason);
+}
+
+/** Answers a refused upgrade with our status, headers and problem body, then closes the socket. */
+export function refuse(socket: Duplex, response: ProblemResponse): void {
+  if (!socket.writable) return void socket.destroy();
+  const body = JSON.stringify(response.body);
+  const headers = { ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${head}\r\n${body}`);
+}
+
+/** A client message as a JSON object, or `undefined`. */
+export function parse(data: RawData): { type?: unknown; token?: unknown } | undefined {
+  try {
+    const value: unknown = JSON.parse(data.toString());
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
