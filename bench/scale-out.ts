@@ -64,7 +64,7 @@ async function hitLatency(client: PlatformClient, token: string, samples: number
 export async function runScaleOut(log: (line: string) => void, quick = false): Promise<ScaleOutResults> {
   const players = quick ? 200 : 1000;
   const perPlayer = 10;
-  const emulator = await startEmulator();
+  const emulator = await startEmulator({ maxLogEntries: 100_000 }); // 10,000 requests and the E1 calls: above the default log size
   const redis = await startTestRedis();
   const fleets: RedisFleet[] = [];
   const clients: PlatformClient[] = [];

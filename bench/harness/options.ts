@@ -80,7 +80,7 @@ export function parseBenchOptions(argv: readonly string[], env: Env): BenchOptio
     memoryBurst: 5,
     cacheTtlMs: 60_000,
     cacheMaxEntries: 10_000,
-    timeLimitS: positiveNumber(env, 'BENCH_TIME_LIMIT_S', 290, false),
+    timeLimitS: positiveNumber(env, 'BENCH_TIME_LIMIT_S', 900, false),
     cpuProfile: list(env, 'BENCH_CPU_PROF', ['unprotected', 'baseline', 'ours', 'ours-cached', 'emulator']),
     only: list(env, 'BENCH_ONLY', ALL_STAGES),
   };
