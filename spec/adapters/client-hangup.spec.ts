@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import type { VerifyCallOptions } from '../../lib/auth/types.js';
 import type { PlatformClient } from '../../lib/client/index.js';
+import { CALLER_GONE } from '../../lib/http/aborted.js';
 import { ADAPTERS } from '../support/adapter-servers.js';
 
 // Every adapter hands the core a signal that aborts the platform call when the
@@ -23,5 +24,6 @@ describe.each(ADAPTERS)('%s', (_adapter, start) => {
     });
     await aborted;
     expect(signal?.aborted).toBe(true);
+    expect(signal?.reason).toBe(CALLER_GONE); // no DOMException (and its stack) built per hang-up
   });
 });

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { compileApp, env, packPackage, run, type PackedPackage } from './packed-package.js';
 
 // The packed package as an Express user gets it: installed from its tarball into an Express 4 app
 // and an Express 5 app, each with a program that uses the root, /emulator and /testkit entries,
@@ -12,44 +10,18 @@ import { promisify } from 'node:util';
 //
 // To add an app: a folder under spec/package-install/apps/ with an app.ts, and one entry below.
 
-const run = promisify(execFile);
-const ROOT = process.cwd();
-const APPS = path.join(ROOT, 'spec', 'package-install', 'apps');
-const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const env = { ...process.env, NODE_OPTIONS: '' };
-
 interface Answer { status: number; type: string | null; body: Record<string, unknown> }
 interface AppResult { valid: Answer; device: Answer; none: Answer }
 
-let work: string;
-let tarball: string;
+let packed: PackedPackage;
 
 beforeAll(async () => {
-  work = await mkdtemp(path.join(tmpdir(), 'pgp-express-types-'));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
-  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string }[];
-  tarball = path.join(work, packed!.filename);
+  packed = await packPackage('pgp-express-types-');
 }, 180_000);
 
 afterAll(async () => {
-  if (work) await rm(work, { recursive: true, force: true });
+  await packed?.remove();
 });
-
-async function install(name: string, source: string, dependencies: Record<string, string>, devDependencies: Record<string, string>): Promise<string> {
-  const dir = path.join(work, name);
-  await cp(path.join(APPS, source), dir, { recursive: true });
-  for (const file of ['check.mjs', 'check.d.mts', 'tsconfig.json']) await cp(path.join(APPS, file), path.join(dir, file));
-  const manifest = { name: `${name}-app`, private: true, type: 'module', dependencies: { 'passport-game-platform': `file:${tarball}`, ...dependencies }, devDependencies };
-  await writeFile(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: dir, env, maxBuffer: 64 * 1024 * 1024 });
-  return dir;
-}
-
-async function compile(dir: string): Promise<void> {
-  await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir, env }).catch((err: { stdout?: string }) => {
-    throw new Error(`tsc failed in ${path.basename(dir)}:\n${err.stdout ?? String(err)}`);
-  });
-}
 
 const APPS_TO_BUILD: [string, Record<string, string>, Record<string, string>][] = [
   ['Express 4', { express: '^4.21.0', passport: '^0.7.0' }, { '@types/express': '^4.17.21', '@types/passport': '^1.0.17', '@types/node': '^20.19.0' }],
@@ -58,12 +30,12 @@ const APPS_TO_BUILD: [string, Record<string, string>, Record<string, string>][] 
 
 describe('the packed package in a TypeScript Express app (strict, no skipLibCheck)', () => {
   it.each(APPS_TO_BUILD)('%s: installs, compiles, answers, and pulls no @types/koa', async (name, dependencies, devDependencies) => {
-    const dir = await install(name.replace(' ', '').toLowerCase(), 'express-types', dependencies, devDependencies);
+    const dir = await packed.install(name.replace(' ', '').toLowerCase(), 'express-types', dependencies, devDependencies);
     const lock = JSON.parse(await readFile(path.join(dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> };
     expect(Object.keys(lock.packages).filter((p) => /@types\/(koa|passport-http-bearer)$/.test(p))).toEqual([]);
     const major = name.endsWith('4') ? '4.' : '5.';
     expect(lock.packages['node_modules/@types/express']?.version?.startsWith(major)).toBe(true);
-    await compile(dir);
+    await compileApp(dir);
     const { stdout } = await run(process.execPath, ['app.js'], { cwd: dir, env, timeout: 60_000 });
     const result = JSON.parse(stdout.trim().split('\n').pop() ?? '') as AppResult;
     expect(result.valid.status).toBe(200);
@@ -72,7 +44,7 @@ describe('the packed package in a TypeScript Express app (strict, no skipLibChec
   }, 300_000);
 
   it('runs the installed `passport-game-platform` command (from dist/, no tsx)', async () => {
-    const dir = path.join(work, 'express5');
+    const dir = path.join(packed.work, 'express5');
     const { stdout } = await run('npx', ['--no-install', 'passport-game-platform', '--help'], { cwd: dir, env });
     expect(stdout).toMatch(/^Usage: passport-game-platform <command>/);
   }, 60_000);

@@ -112,15 +112,20 @@ export function refusedWs(url: string, headers: Record<string, string> = {}): Pr
   });
 }
 
-/** Connects a Socket.IO client (websocket transport); resolves once connected and `session` arrived. */
-export function openIo(url: string, options: { token?: string; headers?: Record<string, string> } = {}): Promise<{ socket: ClientSocket; session: Record<string, unknown> }> {
-  const socket = ioClient(url, {
+/** A Socket.IO client on the websocket transport, never reconnecting, with `auth.token` and extra headers. */
+function connectIo(url: string, options: { token?: unknown; headers?: Record<string, string> }): ClientSocket {
+  return ioClient(url, {
     transports: ['websocket'],
     reconnection: false,
     forceNew: true,
     ...(options.token === undefined ? {} : { auth: { token: options.token } }),
     extraHeaders: options.headers ?? {},
   });
+}
+
+/** Connects a Socket.IO client (websocket transport); resolves once connected and `session` arrived. */
+export function openIo(url: string, options: { token?: string; headers?: Record<string, string> } = {}): Promise<{ socket: ClientSocket; session: Record<string, unknown> }> {
+  const socket = connectIo(url, options);
   return new Promise((resolve, reject) => {
     socket.once('session', (session: Record<string, unknown>) => resolve({ socket, session }));
     socket.once('connect_error', (err) => reject(err));
@@ -129,13 +134,7 @@ export function openIo(url: string, options: { token?: string; headers?: Record<
 
 /** A refused Socket.IO handshake: the `connect_error`. */
 export function refusedIo(url: string, options: { token?: unknown; headers?: Record<string, string> } = {}): Promise<Error & { data?: Record<string, unknown> }> {
-  const socket = ioClient(url, {
-    transports: ['websocket'],
-    reconnection: false,
-    forceNew: true,
-    ...(options.token === undefined ? {} : { auth: { token: options.token } }),
-    extraHeaders: options.headers ?? {},
-  });
+  const socket = connectIo(url, options);
   return new Promise((resolve, reject) => {
     socket.once('connect', () => reject(new Error('connected')));
     socket.once('connect_error', (err) => {
