@@ -15,12 +15,8 @@ import { memoryLogger } from '../support/http-apps.js';
 import { emulatorClients } from '../support/http-emulator-client.js';
 
 const fixture = useEmulator();
-const emulatorClientKit = emulatorClients(() => fixture.emulator);
 // Generous per-attempt time on a loaded machine: the faults these tests inject answer at once.
-const clients = {
-  create: (overrides: Parameters<typeof emulatorClientKit.create>[0] = {}) => emulatorClientKit.create({ timeoutMs: 3000, totalTimeoutMs: 6000, ...overrides }),
-  closeAll: () => emulatorClientKit.closeAll(),
-};
+const clients = emulatorClients(() => fixture.emulator, { timeoutMs: 3000, totalTimeoutMs: 6000 });
 afterAll(() => clients.closeAll());
 
 type NestApp = Awaited<ReturnType<typeof NestFactory.create>>;

@@ -5,15 +5,17 @@ import { memoryLogger } from './http-apps.js';
 
 /**
  * Real PlatformClients on an emulator, with budgets small enough for tests
- * (300 ms per attempt, 1.5 s in all, one retry). Close them with `closeAll()`.
+ * (300 ms per attempt, 1.5 s in all, one retry; `defaults` override them for
+ * every client of the kit). Close them with `closeAll()`.
  */
-export function emulatorClients(emulator: () => Emulator) {
+export function emulatorClients(emulator: () => Emulator, defaults: Partial<PlatformConfig> = {}) {
   const clients: PlatformClient[] = [];
   return {
     create(overrides: Partial<PlatformConfig> = {}): PlatformClient {
       const client = new PlatformClient({
         baseUrl: emulator().url, clientId: 'demo-client', clientSecret: 'demo-secret', gameId: 'demo-game',
         timeoutMs: 300, totalTimeoutMs: 1500, retries: 1, retryBaseDelayMs: 5, retryMaxDelayMs: 20, logger: memoryLogger(),
+        ...defaults,
         ...overrides,
       });
       clients.push(client);
