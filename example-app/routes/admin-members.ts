@@ -1,8 +1,9 @@
 import { Router } from 'express';
 import type { Request } from 'express';
-import { PlatformError, accessDenied, requireGameUser, sendProblem } from '../../lib/index.js';
+import { PlatformError, sendProblem } from '../../lib/index.js';
 import type { ResolvedAppConfig } from '../app-config.js';
 import { memberBody } from '../member-body.js';
+import { requireAdmin } from './require-admin.js';
 
 const SEARCH_TYPES = new Set(['member_no', 'guid']);
 const DIGITS = /^[0-9]{1,30}$/;
@@ -30,14 +31,7 @@ function parseQuery(req: Request): Query | string {
  */
 export function adminMemberRoutes(config: ResolvedAppConfig): Router {
   const router = Router();
-  const auth = requireGameUser({
-    client: config.client,
-    realm: config.realm,
-    logger: config.logger,
-    authorize: (user) => {
-      if (!config.adminMemberNos.has(user.memberNo)) throw accessDenied({ detail: 'Only administrators (ADMIN_MEMBER_NOS) may look members up.' });
-    },
-  });
+  const auth = requireAdmin(config, 'look members up');
   router.get('/admin/members', auth, async (req, res) => {
     const query = parseQuery(req);
     if (typeof query === 'string') {

@@ -1,7 +1,8 @@
 import { Router } from 'express';
-import { accessDenied, extractBearerToken, PlatformError, requireGameUser } from '../../lib/index.js';
+import { extractBearerToken, PlatformError, requireGameUser } from '../../lib/index.js';
 import { tokenKey } from '../../lib/config/fingerprint.js';
 import type { ResolvedAppConfig } from '../app-config.js';
+import { requireAdmin } from './require-admin.js';
 
 const DIGITS = /^[0-9]{1,30}$/;
 
@@ -30,14 +31,7 @@ export function sessionRoutes(config: ResolvedAppConfig): Router {
     registry.endToken(tokenKey(token), 'logout');
     res.status(204).end();
   });
-  const admin = requireGameUser({
-    client: config.client,
-    realm: config.realm,
-    logger: config.logger,
-    authorize: (user) => {
-      if (!config.adminMemberNos.has(user.memberNo)) throw accessDenied({ detail: 'Only administrators (ADMIN_MEMBER_NOS) may disconnect members.' });
-    },
-  });
+  const admin = requireAdmin(config, 'disconnect members');
   router.post('/admin/members/:memberNo/disconnect', admin, async (req, res) => {
     const memberNo = req.params.memberNo;
     if (typeof memberNo !== 'string' || !DIGITS.test(memberNo)) {

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { createApp } from '../../example-app/create-app.js';
@@ -82,16 +82,20 @@ export async function startAppHarness(options: AppHarnessOptions = {}): Promise<
   };
 }
 
-/** Listens on 127.0.0.1 (the emulator's host name, so its web cookie reaches the app). */
-export async function listenOnLoopback(app: Express): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer(app);
+/** Listens on a free port of 127.0.0.1; resolves with the server's URL. */
+async function listenOn127(server: Server): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Listens on 127.0.0.1 (the emulator's host name, so its web cookie reaches the app). */
+export async function listenOnLoopback(app: Express): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(app);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: await listenOn127(server),
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
@@ -103,13 +107,8 @@ export async function listenOnLoopback(app: Express): Promise<{ url: string; clo
 export async function listenWithRealtime(app: Express): Promise<{ url: string; realtime: AttachedRealtime; close(): Promise<void> }> {
   const server = createServer(app);
   const realtime = attachRealtime(server, app.locals.realtime as Realtime);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: await listenOn127(server),
     realtime,
     close: async () => {
       realtime.closeAll('shutdown');
