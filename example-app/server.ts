@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   try {
     const shared = loadFleetSettings(process.env, platform.gameId);
     // REDIS_URL: the verification cache (when VERIFY_CACHE_TTL_MS > 0) and revocations are shared by every instance.
-    fleet = shared.redisUrl === null ? undefined : createRedisFleet({ url: shared.redisUrl, prefix: shared.redisPrefix });
+    fleet = shared.redisUrl === null ? undefined : createRedisFleet({ url: shared.redisUrl, prefix: shared.redisPrefix, logger: clientLogger });
     client = new PlatformClient({
       ...platform,
       logger: clientLogger,

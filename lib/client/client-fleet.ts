@@ -23,7 +23,7 @@ export function clientFleet(
   const cacheStore = config.cache === undefined
     ? undefined
     : store ?? new MemoryVerificationStore({ maxEntries: config.cache.maxEntries, clock: config.monotonic });
-  const guard = store === undefined && cacheStore === undefined ? undefined : new StoreGuard((store ?? cacheStore)!, storeTimeoutMs);
+  const guard = store === undefined && cacheStore === undefined ? undefined : new StoreGuard((store ?? cacheStore)!, storeTimeoutMs, config.logger);
   const shared = guard !== undefined && guard.store.shared === true ? guard : undefined;
   const cache = new VerificationCache(cacheStore === undefined ? undefined : guard, config.cache?.ttlMs ?? 0, () => config.clock.now());
   const revocations = new Revocations(shared, bus, config.monotonic, config.logger, onEnd);

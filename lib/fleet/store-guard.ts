@@ -1,3 +1,4 @@
+import type { Logger } from '../types.js';
 import type { VerificationStore } from './verification-store.js';
 
 /** How long one store operation may take before the client gives up on it and asks the platform. */
@@ -19,6 +20,9 @@ export interface VerificationStoreHealth {
   bus?: 'ready' | 'connecting' | 'down';
 }
 
+/** Operations failed in a row after which the store counts as down whatever its connection says (one slow answer is not an outage). */
+export const FAILURES_MEANING_DOWN = 3;
+
 /** Marks a store answer that never came (error or timeout): the caller falls back to the platform. */
 export const STORE_FAILED: unique symbol = Symbol('store failed');
 
@@ -28,15 +32,25 @@ export const STORE_FAILED: unique symbol = Symbol('store failed');
  */
 export class StoreGuard {
   #failures = 0;
-  #lastOk = true;
+  #failedInARow = 0;
   #onRecovery: (() => void) | undefined;
 
   constructor(
     readonly store: VerificationStore,
     private readonly timeoutMs: number,
-  ) {}
+    private readonly logger?: Pick<Logger, 'warn'>,
+  ) {
+    store.onReady?.(() => {
+      // A new connection: the failures of the old one say nothing about it.
+      this.#failedInARow = 0;
+      this.#onRecovery?.();
+    });
+  }
 
-  /** Called once after a failure when an operation succeeds again (flushes unsynced revocations). */
+  /**
+   * Called when an operation succeeds after a failure, and each time the
+   * store reports its connection ready again (flushes unsynced revocations).
+   */
   onRecovery(listener: () => void): void {
     this.#onRecovery = listener;
   }
@@ -46,30 +60,32 @@ export class StoreGuard {
     try {
       pending = op(this.store);
     } catch {
-      return Promise.resolve(this.#failed());
+      return Promise.resolve(this.#failed(new Error('the store threw')));
     }
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(this.#failed()), this.timeoutMs);
       pending.then(
         (value) => {
           clearTimeout(timer);
-          if (!this.#lastOk) {
-            this.#lastOk = true;
-            this.#onRecovery?.();
-          }
+          const recovered = this.#failedInARow > 0;
+          this.#failedInARow = 0;
+          if (recovered) this.#onRecovery?.();
           resolve(value);
         },
-        () => {
+        (error: unknown) => {
           clearTimeout(timer);
-          resolve(this.#failed());
+          resolve(this.#failed(error));
         },
       );
     });
   }
 
-  #failed(): typeof STORE_FAILED {
+  #failed(error?: unknown): typeof STORE_FAILED {
     this.#failures += 1;
-    this.#lastOk = false;
+    this.#failedInARow += 1;
+    if (this.#failedInARow === FAILURES_MEANING_DOWN) {
+      this.logger?.warn({ error: shortReason(error) }, 'passport-game-platform: the verification store keeps failing; verifications go to the platform and revocations hold on this instance until it answers');
+    }
     return STORE_FAILED;
   }
 
@@ -77,9 +93,21 @@ export class StoreGuard {
     return this.#failures;
   }
 
+  /**
+   * The store's own report, unless its operations keep failing: a connection
+   * that is up but refuses every command (no password given to a Redis that
+   * requires one, a read-only replica, out of memory) is down for us.
+   */
   get state(): 'ready' | 'connecting' | 'down' {
+    if (this.#failedInARow >= FAILURES_MEANING_DOWN) return 'down';
     const own = this.store.health?.();
     if (own !== undefined) return own.state;
-    return this.#lastOk ? 'ready' : 'down';
+    return this.#failedInARow === 0 ? 'ready' : 'down';
   }
+}
+
+/** The first line of a store error (e.g. Redis's `NOAUTH Authentication required.`), or `timeout`. */
+function shortReason(error: unknown): string {
+  if (error === undefined) return 'timeout';
+  return error instanceof Error ? error.message.split('\n', 1)[0]!.slice(0, 200) : 'unknown error';
 }

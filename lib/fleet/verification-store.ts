@@ -37,6 +37,12 @@ export interface VerificationStore {
    * it are judged by their latest operations.
    */
   health?(): StoreState;
+  /**
+   * Optional: calls `listener` each time the store's connection becomes ready
+   * again, so what waited for it (revocations made while it was down) is sent
+   * at once rather than with the next request.
+   */
+  onReady?(listener: () => void): void;
   /** Optional: true for a store every instance shares (Redis); false or absent for a local one. */
   readonly shared?: boolean;
 }

@@ -1,8 +1,39 @@
+import { performance } from 'node:perf_hooks';
 import { createClient } from 'redis';
+import { LogThrottle } from '../provider/log-throttle.js';
+import type { Logger } from '../types.js';
 import { RedisRevocationBus } from './redis-bus.js';
 import type { RedisClientLike, RedisSubscriberLike } from './redis-like.js';
 import { checkPrefix } from './redis-like.js';
 import { RedisVerificationStore } from './redis-store.js';
+
+/** At most one log line per kind of connection error in this window. */
+export const CONNECTION_ERROR_LOG_WINDOW_MS = 60_000;
+
+/** The URL without its password, for log lines. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'redis://(unparsable URL)';
+  }
+}
+
+/** A short description of a connection error (its code or first line), never the URL's password. */
+function describeRedisError(error: unknown, url: string): string {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  const message = error instanceof Error ? error.message.split('\n', 1)[0]!.slice(0, 200) : 'unknown error';
+  let password = '';
+  try {
+    password = decodeURIComponent(new URL(url).password);
+  } catch {
+    // unparsable: nothing to hide beyond what redactUrl does
+  }
+  const text = typeof code === 'string' ? `${code}: ${message}` : message;
+  return password === '' ? text : text.split(password).join('***');
+}
 
 /** Options of {@link createRedisFleet}. */
 export interface RedisFleetOptions {
@@ -14,6 +45,12 @@ export interface RedisFleetOptions {
   connectTimeoutMs?: number;
   /** Longest pause between reconnection attempts; default 2000. */
   maxReconnectDelayMs?: number;
+  /**
+   * Where connection errors go (Redis unreachable, refused authentication):
+   * one warning per kind of error a minute, the URL's password never in it.
+   * Default: `console.warn`.
+   */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /** A Redis store and bus sharing two connections, ready to hand to `new PlatformClient({ store, revocations })`. */
@@ -62,7 +99,14 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
   });
   // The subscriber keeps its offline queue: its SUBSCRIBE waits for the connection.
   const subscriber = client.duplicate({ disableOfflineQueue: false });
-  for (const c of [client, subscriber]) c.on('error', () => undefined);
+  const logger = options.logger ?? { warn: (fields: object, msg?: string) => console.warn(msg, fields) };
+  const throttle = new LogThrottle({ now: () => performance.now() }, CONNECTION_ERROR_LOG_WINDOW_MS);
+  // Reconnection is automatic; the error is only reported, once a minute per kind.
+  const onError = (error: unknown): void => {
+    const text = describeRedisError(error, options.url);
+    if (throttle.allow(text)) logger.warn({ redis: redactUrl(options.url), error: text }, 'passport-game-platform/redis: Redis is not answering; verifications go to the platform, revocations hold on this instance until it answers');
+  };
+  for (const c of [client, subscriber]) c.on('error', onError);
   const connected = Promise.all([client.connect(), subscriber.connect()]).then(() => undefined, () => undefined);
   const store = new RedisVerificationStore(client as unknown as RedisClientLike, { prefix });
   const revocations = new RedisRevocationBus(client as unknown as RedisClientLike, subscriber as unknown as RedisSubscriberLike, { prefix });

@@ -9,6 +9,8 @@ export interface RedisClientLike {
   set(key: string, value: string, options: { PX: number }): Promise<unknown>;
   del(key: string): Promise<unknown>;
   publish(channel: string, message: string): Promise<unknown>;
+  /** node-redis emits `ready` each time the connection is (re)established. */
+  on?(event: 'ready', listener: () => void): unknown;
 }
 
 /** A node-redis client in subscriber mode (`client.duplicate()`). */

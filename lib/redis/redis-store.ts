@@ -46,6 +46,10 @@ export class RedisVerificationStore implements VerificationStore {
     return this.client.del(this.prefix + key);
   }
 
+  onReady(listener: () => void): void {
+    this.client.on?.('ready', listener);
+  }
+
   health(): StoreState {
     if (this.client.isReady) return { state: 'ready' };
     return { state: this.client.isOpen ? 'connecting' : 'down' };

@@ -7,7 +7,8 @@ import type { RedisFleet } from '../../lib/redis/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
 import { DEMO, TEST_SEED, configFor, rejectionOf } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';
-import { useRedis } from '../support/redis-server.js';
+import { startTestRedis, useRedis } from '../support/redis-server.js';
+import { memoryLogger } from '../support/http-apps.js';
 import { until } from '../support/until.js';
 
 interface Instance {
@@ -130,5 +131,59 @@ describe('three clients on one Redis (real redis-server)', () => {
     expect(e2Count()).toBe(shared);
     await until(() => a!.client.storeHealth.unsyncedRevocations === 0, 2000, 'the unsynced revocation to be sent');
     expectPlatformError(await rejectionOf(() => b!.client.verifyUserToken(revoked)), 'invalid_token', 401);
+  });
+  it('sends a revocation made while Redis was down as soon as Redis is back, with no other request on that instance', async () => {
+    if (!rx.redis.own) return; // REDIS_URL: not ours to kill
+    const [a, b] = await instances(2);
+    await rx.redis.kill();
+    await until(() => a!.client.storeHealth.state !== 'ready', 2000, 'the store to be seen down');
+    const revoked = login();
+    await a!.client.revokeUserToken(revoked);
+    expect(a!.client.storeHealth.unsyncedRevocations).toBe(1);
+    await rx.redis.restart();
+    // Nothing is asked of A: the reconnection alone sends what it holds.
+    await until(() => a!.client.storeHealth.unsyncedRevocations === 0, 5000, 'the unsynced revocation to be sent');
+    expectPlatformError(await rejectionOf(() => b!.client.verifyUserToken(revoked)), 'invalid_token', 401);
+  });
+});
+
+describe('a Redis that refuses our commands, or cannot be reached', () => {
+  const fx = useEmulator({ seed: TEST_SEED, clock: 'frozen' });
+
+  it('reports the store down and says so once when Redis refuses every command though the connection is up (an ACL user without key rights)', async () => {
+    const redis = await startTestRedis(['--user', 'default', 'off', '--user', 'app', 'on', '>app-pw', '+@connection']);
+    const logger = memoryLogger();
+    const fleet = createRedisFleet({ url: redis.url.replace('redis://', 'redis://app:app-pw@'), prefix: 'pgp-noperm:', logger });
+    await fleet.ready();
+    const client = new PlatformClient({ ...configFor(fx.emulator, { cache: { ttlMs: 30_000 }, logger }), store: fleet.store, revocations: fleet.revocations });
+    try {
+      expect(fleet.store.health()).toEqual({ state: 'ready' }); // the connection itself is fine
+      const token = fx.emulator.login(DEMO.admin, DEMO.gameId).access_token;
+      for (let i = 0; i < 3; i += 1) expect(await client.verifyUserToken(token)).toEqual({ memberNo: DEMO.admin, guid: DEMO.adminGuid });
+      expect(client.storeHealth.state).toBe('down');
+      expect(client.health()).toMatchObject({ store: 'down' });
+      const lines = logger.lines.filter((line) => line.msg?.includes('verification store keeps failing'));
+      expect(lines).toHaveLength(1);
+      expect(JSON.stringify(lines[0])).toContain('NOPERM');
+      expect(JSON.stringify(logger.lines)).not.toContain('app-pw');
+    } finally {
+      await client.close();
+      await fleet.close();
+      await redis.stop();
+    }
+  });
+
+  it('logs an unreachable Redis once a minute, never with the password of its URL', async () => {
+    const logger = memoryLogger();
+    const fleet = createRedisFleet({ url: 'redis://user:s3cret-pw@127.0.0.1:1', prefix: 'pgp-down:', logger, maxReconnectDelayMs: 20 });
+    try {
+      await until(() => logger.lines.length > 0, 5000, 'a log line');
+      await until(() => fleet.health().state !== 'ready', 1000, 'the fleet to be seen down');
+      expect(logger.lines).toHaveLength(1); // reconnection attempts every 20 ms, one line
+      expect(JSON.stringify(logger.lines)).not.toContain('s3cret-pw');
+      expect(JSON.stringify(logger.lines[0])).toMatch(/ECONNREFUSED/);
+    } finally {
+      await fleet.close();
+    }
   });
 });

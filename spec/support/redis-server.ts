@@ -25,10 +25,10 @@ function freePort(): Promise<number> {
   });
 }
 
-function launch(port: number): Promise<ChildProcess> {
+function launch(port: number, args: readonly string[]): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn('redis-server', [
-      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', '--loglevel', 'notice',
+      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', '--loglevel', 'notice', ...args,
     ], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 10_000);
@@ -55,13 +55,14 @@ function ended(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-export async function startTestRedis(): Promise<TestRedis> {
+/** `args`: more `redis-server` options (e.g. `['--requirepass', 'pw']`); they make the server always a private one. */
+export async function startTestRedis(args: readonly string[] = []): Promise<TestRedis> {
   const external = process.env.REDIS_URL;
-  if (external !== undefined && external !== '') {
+  if (external !== undefined && external !== '' && args.length === 0) {
     return { url: external, own: false, kill: async () => undefined, restart: async () => undefined, stop: async () => undefined };
   }
   const port = await freePort();
-  let child: ChildProcess | undefined = await launch(port);
+  let child: ChildProcess | undefined = await launch(port, args);
   const kill = async (): Promise<void> => {
     const c = child;
     child = undefined;
@@ -75,7 +76,7 @@ export async function startTestRedis(): Promise<TestRedis> {
     kill,
     restart: async () => {
       await kill();
-      child = await launch(port);
+      child = await launch(port, args);
     },
     stop: kill,
   };
