@@ -23,9 +23,10 @@ import type { RedisFleet } from '../lib/redis/index.js';
 import { loadFleetSettings } from './fleet-config.js';
 
 const logger = consoleLogger();
-// The client's info lines (each API-token issuance) add nothing here; its
-// warnings share the app's logger, so one fault seen by both prints once.
-const clientLogger = { ...logger, debug: () => {}, info: () => {} };
+// The client's lines share the app's logger, so one fault seen by both prints once; its info
+// lines (an API token issued or renewed, the circuit's probe results) are the ones operators
+// wait for after an outage.
+const clientLogger = { ...logger, debug: () => {} };
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 
 function fail(message: string): never {
@@ -167,7 +168,7 @@ async function main(): Promise<void> {
   if (demo) printQuickStart(demo.emulator, platform, appUrl, admins);
   else out(`Web event page: ${appUrl}/event`);
   out('');
-  out(`Ready: ${appUrl} (Ctrl+C to stop)`);
+  out(warm === 'ok' ? `Ready: ${appUrl} (Ctrl+C to stop)` : `Listening, NOT READY: ${appUrl} (/readyz answers 503 until the platform accepts us; Ctrl+C to stop)`);
 }
 
 main().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));

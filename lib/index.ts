@@ -37,6 +37,13 @@ export type {
   VerificationStore, VerificationStoreHealth, FleetOptions, RevocationBus, SessionEndEvent, SessionEndReason,
 } from './fleet/index.js';
 
+// Instrumentation: the diagnostics_channel names and their payloads (OpenTelemetry and Prometheus recipes in subpaths).
+export { CHANNELS } from './diagnostics/channels.js';
+export type {
+  VerifyMessage, VerifyOutcome, ApiTokenMessage, PlatformCallMessage, CallMessage, CircuitMessage, ProbeMessage,
+  CacheMessage, RevocationMessage, ConnectionMessage, ApiTokenStateMessage,
+} from './diagnostics/channels.js';
+
 // The framework-free core every adapter is built on.
 export { createAuthenticator, extractBearerToken, accessDenied } from './auth/index.js';
 export type {

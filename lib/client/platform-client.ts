@@ -287,7 +287,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
           endpoint: 'E2',
           method: 'POST',
           path: `${this.#memberPath()}/token/verify`,
-          headers: { ...this.#headers(apiToken), 'Content-Type': 'application/json' },
+          headers: this.#headers(apiToken),
           body: { access_token: token },
         }), verifiedIdentifiers, key, { deadline, signal })
         : await this.#api.runPlain('web', {
@@ -347,8 +347,9 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     return { endpoint: 'E3', method: 'GET', path: this.#memberPath(), query: { search_type: 'member_no', value: '1' }, headers: this.#headers(apiToken) };
   }
 
+  // The platform lists Content-Type: application/json for E2 and E3 alike (E3 is a GET with no body).
   #headers(apiToken: string): Record<string, string> {
-    return { Authorization: `Bearer ${apiToken}`, 'caller-id': this.config.callerId };
+    return { Authorization: `Bearer ${apiToken}`, 'caller-id': this.config.callerId, 'Content-Type': 'application/json' };
   }
 }
 

@@ -10,6 +10,19 @@ import type { ErrorKind, PlatformEndpoint } from '../errors/index.js';
  * Each fact is published once, here; the client's and the provider's events
  * (`'call'`, `'circuit'`, `'probe'`, `'token'`) are views of the `call`,
  * `circuit`, `probe` and `api-token-state` channels, filtered to one instance.
+ *
+ * @example
+ * ```ts
+ * import diagnosticsChannel from 'node:diagnostics_channel';
+ * import { CHANNELS, type VerifyMessage } from 'passport-game-platform';
+ * diagnosticsChannel.tracingChannel<VerifyMessage, VerifyMessage>(CHANNELS.verify).subscribe({
+ *   start() {},
+ *   end() {},
+ *   asyncStart() {},
+ *   asyncEnd(message) { console.log(message.outcome, message.durationMs); },
+ *   error() {},
+ * });
+ * ```
  */
 export const CHANNELS = {
   /** Tracing: one user-token verification (E2 or web token), cache hits included. */
@@ -34,6 +47,7 @@ export const CHANNELS = {
   apiTokenState: 'passport-game-platform:api-token-state',
 } as const;
 
+/** How a verification ended, on the `verify` channel. */
 export type VerifyOutcome = 'ok' | 'invalid_token' | 'device_not_registered' | 'unavailable' | 'server_error' | 'aborted';
 
 /** Context of the `verify` tracing channel. */
@@ -131,8 +145,11 @@ export interface ProbeMessage {
   tokenFingerprint: string;
 }
 
+/** Message of the `cache` channel: one verification-cache lookup. */
 export interface CacheMessage { kind: 'E2' | 'web'; hit: boolean; store: 'memory' | 'shared' }
+/** Message of the `revocation` channel: a token revoked here (`local`) or by another instance (`remote`). */
 export interface RevocationMessage { tokenFingerprint: string; origin: 'local' | 'remote' }
+/** Message of the `connection` channel: a live connection ended, with why and after how long. */
 export interface ConnectionMessage { transport: 'ws' | 'socket.io' | 'colyseus'; memberNo: string; reason: string; durationMs: number }
 
 /**

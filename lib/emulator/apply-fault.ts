@@ -24,11 +24,18 @@ export function applyFault(x: Exchange, ctx: EmulatorContext, fault: FaultSpec, 
   x.entry.fault = fault.type;
   switch (fault.type) {
     case 'latency': {
+      // A caller that hangs up meanwhile gets no answer: its log entry keeps `status: null`.
+      const gone = (): void => {
+        clearTimeout(timer);
+        timers.delete(timer);
+      };
       const timer = setTimeout(() => {
         timers.delete(timer);
+        x.res.off('close', gone);
         proceed();
       }, fault.latencyMs);
       timers.add(timer);
+      x.res.once('close', gone);
       return;
     }
     case 'code':

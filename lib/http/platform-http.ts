@@ -105,6 +105,8 @@ export class PlatformHttp {
   readonly #breaker: CircuitBreaker | undefined;
   /** Calls under way (queued or in flight), ended with 503 by {@link close}. */
   readonly #running = new Set<DeadlineSignal>();
+  /** Calls in flight whose caller has gone (left running to keep their connection): the first to give way to a new call. */
+  readonly #abandoned = new Set<DeadlineSignal>();
   #settled: (() => void) | undefined;
   #closed = false;
   /** `host[:port]` of the platform, for the `platform-call` channel. */
@@ -148,15 +150,17 @@ export class PlatformHttp {
     const signal = new DeadlineSignal(deadline - start);
     const call: Call = { endpoint: req.endpoint, signal, deadline, stats, retries: 0, resetRetried: false, admitted: false, callerGone: false };
     // The caller went away: a queued call leaves the queue at once. One in flight is stopped only
-    // when other calls wait for its slot; otherwise its exchange completes (nobody reads the answer)
-    // and its keep-alive connection stays in the pool instead of being destroyed.
+    // when other calls wait for its slot, now or later (see #reclaimSlot); until then its exchange
+    // completes (nobody reads the answer) and its keep-alive connection stays in the pool.
     const onCallerGone = (): void => {
       call.callerGone = true;
       if (!call.admitted || this.#limiter.queued > 0) signal.abort('caller');
+      else this.#abandoned.add(signal);
     };
     req.signal?.addEventListener('abort', onCallerGone, { once: true });
     this.#running.add(signal);
     try {
+      if (this.#limiter.active >= this.#limiter.maxActive) this.#reclaimSlot();
       await this.#limiter.acquire(signal, req.endpoint, () => this.#ended(signal, req.endpoint, undefined)
         ?? errorForTransportFault('timeout', req.endpoint, 'waited too long for a free connection slot'));
       call.admitted = true;
@@ -184,8 +188,18 @@ export class PlatformHttp {
       req.signal?.removeEventListener('abort', onCallerGone);
       signal.dispose();
       this.#running.delete(signal);
+      this.#abandoned.delete(signal);
       if (this.#running.size === 0) this.#settled?.();
       if (permit !== undefined) this.#breaker?.record(permit, verdict, req.endpoint);
+    }
+  }
+
+  /** A call must wait for a slot: stop one whose caller has gone, so the living never queue behind the gone. */
+  #reclaimSlot(): void {
+    for (const abandoned of this.#abandoned) {
+      this.#abandoned.delete(abandoned);
+      abandoned.abort('caller');
+      return;
     }
   }
 

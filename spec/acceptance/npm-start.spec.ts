@@ -105,7 +105,8 @@ describe('npm start failures', () => {
       PLATFORM_GAME_ID: 'demo-game',
     });
     try {
-      const url = (await app.waitForOutput(READY))[1]!;
+      const url = (await app.waitForOutput(/Listening, NOT READY: (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
+      expect(app.stdout()).not.toMatch(READY);
       const token = emulator.login('20005061987', 'demo-game').access_token;
       for (let i = 0; i < 2; i += 1) {
         const res = await fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${token}` } });

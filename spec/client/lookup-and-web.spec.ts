@@ -24,13 +24,14 @@ describe('PlatformClient.lookupMember (E3) and verifyWebToken', () => {
     expect(await client.lookupMember({ memberNo: '1' })).toBeNull();
   });
 
-  it('sends search_type and value in the query, the API token as bearer and caller-id', async () => {
+  it('sends search_type and value in the query, the API token as bearer, caller-id and the Content-Type the platform lists', async () => {
     await client.lookupMember({ guid: DEMO.adminGuid });
     const [entry] = fx.emulator.requests({ endpoint: 'E3' });
     expect([entry?.method, entry?.path, entry?.callerId]).toEqual([
       'GET', `/member/v3.0/${DEMO.gameId}?search_type=guid&value=${DEMO.adminGuid}`, 'demo-game_SERVER',
     ]);
     expect(entry?.authFingerprint).toBe(emulatorFingerprint(await client.provider.getToken()));
+    expect(entry?.headers['content-type']).toBe('application/json'); // listed for E3 too, though a GET has no body
   });
 
   it.each<[string, unknown]>([

@@ -21,6 +21,26 @@ describe('fault injection', () => {
     expect(fx.emulator.requests({ endpoint: 'E2' })[0]).toMatchObject({ fault: 'latency', status: 200, code: 0 });
   });
 
+  it('latency: a caller that hangs up meanwhile gets no answer, and its entry keeps status null', async () => {
+    fx.emulator.clearRequests();
+    fx.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 60_000 });
+    const controller = new AbortController();
+    const pending = fetch(`${fx.url}/member/v3.0/${DEMO.gameId}/token/verify`, {
+      method: 'POST', signal: controller.signal,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'caller-id': `${DEMO.gameId}_SERVER` },
+      body: JSON.stringify({ access_token: user }),
+    }).catch(() => 'aborted');
+    while (fx.emulator.requests({ endpoint: 'E2' }).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    expect(await pending).toBe('aborted');
+    // The next call is answered at once (the hung-up one left no timer answering into the void).
+    expect((await e2()).json.code).toBe(0);
+    const [hungUp, next] = fx.emulator.requests({ endpoint: 'E2' });
+    expect(hungUp).toMatchObject({ fault: 'latency', status: null });
+    expect(hungUp).not.toHaveProperty('code');
+    expect(next).toMatchObject({ status: 200, code: 0 });
+  });
+
   it('code: answers {code, message} with the style\'s status, or the status given', async () => {
     fx.emulator.injectFault({ endpoint: 'E2', type: 'code', code: 50000 });
     fx.emulator.injectFault({ endpoint: 'E2', type: 'code', code: 50000, status: 503, message: 'maintenance' });

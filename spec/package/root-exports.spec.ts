@@ -9,6 +9,7 @@ import * as root from '../../lib/index.js';
 // change this list on purpose (prefer a subpath for anything framework- or test-specific).
 const ROOT_VALUES = [
   'ApiTokenProvider',
+  'CHANNELS',
   'LIVE_BASE_URL',
   'PlatformBearerStrategy',
   'PlatformClient',

@@ -95,4 +95,22 @@ describe('a flood of hung-up garbage requests', () => {
     await client.verifyUserToken(garbage).catch(() => undefined);
     expect(emulator.requests({ endpoint: 'E2' }).length).toBe(2);
   });
+  it('gives a new call the slot of a call in flight whose caller has gone, instead of queueing it behind', async () => {
+    emulator = await startTestEmulator();
+    server = protectedServer(client = new PlatformClient(configFor(emulator, { maxConcurrentCalls: 2, timeoutMs: 60_000, totalTimeoutMs: 60_000, retries: 0 })));
+    await client.provider.getToken();
+    // The two slots are taken by calls the platform answers after a minute; their callers then leave
+    // while nothing waits, so both exchanges are left running to keep their connections.
+    emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 60_000, count: 2 });
+    const gone = [new AbortController(), new AbortController()];
+    const abandoned = gone.map((c) => client.verifyUserToken(randomBytes(24).toString('base64url'), { signal: c.signal }).catch((e: unknown) => e));
+    while (emulator.requests({ endpoint: 'E2' }).length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (const c of gone) c.abort(CALLER_GONE);
+    expect(client.load).toMatchObject({ active: 2, queued: 0 });
+    // A real player now: answered by the platform at once, not after the abandoned minute.
+    const token = emulator.login(DEMO.admin, DEMO.gameId).access_token;
+    expect(await client.verifyUserToken(token)).toEqual({ memberNo: DEMO.admin, guid: DEMO.adminGuid });
+    expect(client.load.active).toBeLessThanOrEqual(1);
+    await Promise.all(abandoned);
+  }, 30_000);
 });
