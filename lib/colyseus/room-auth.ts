@@ -1,14 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Client, Room } from '@colyseus/core';
 import type { Authenticator } from '../auth/authenticate.js';
-import { invalidRequest } from '../errors/index.js';
+import { invalidRequest, PlatformError } from '../errors/index.js';
 import { problemResponse } from '../middleware/problem-response.js';
 import { closeFrameFor } from '../realtime/close-codes.js';
-import { handshakeToken } from '../realtime/handshake.js';
+import { handshakeToken, type HandshakeToken } from '../realtime/handshake.js';
 import { shuttingDown } from '../realtime/pending-handshakes.js';
 import type { LiveConnection, SessionRegistry } from '../realtime/session-registry.js';
 import type { ConnectionEnding } from '../realtime/types.js';
 import type { GameUser } from '../types.js';
+import { closerFor, endedError, endingFor, isOpen, SessionEndedMeanwhile } from './room-closer.js';
 
 /** What Colyseus hands `onAuth` (its `AuthContext`). */
 export interface RoomAuthContext {
@@ -35,6 +36,16 @@ export interface RoomAuth {
   onAuth(client: Client, options: unknown, context: RoomAuthContext): Promise<GameUser>;
   /** Adds the `auth:refresh` and `ping` message handlers to a room (call it in `onCreate`). */
   register(room: Room): void;
+  /**
+   * Registers a client that came back through `allowReconnection` (its
+   * previous connection left the registry when it dropped): verifies the
+   * token it joined (or last refreshed) with again, then registers it as
+   * `onAuth` does. Call it with the new client that `await
+   * this.allowReconnection(client, seconds)` resolves to. Resolves to `true`
+   * once registered; to `false` when it may not stay: it was then told why
+   * (`auth:expired` / `session:ended`) and closed with the matching code.
+   */
+  reconnected(client: Client): Promise<boolean>;
   /** The registry entry of a joined client. */
   connectionOf(client: Client): LiveConnection | undefined;
 }
@@ -56,20 +67,6 @@ function bearerOf(headers: IncomingHttpHeaders): string | undefined {
   const value = headers.authorization;
   const match = typeof value === 'string' ? /^bearer +(\S+)\s*$/i.exec(value) : null;
   return match?.[1];
-}
-
-function closerFor(client: Client): (ending: ConnectionEnding) => void {
-  return (ending) => {
-    if (ending.kind === 'expired') client.send('auth:expired', { action: ending.action, ...(ending.code === undefined ? {} : { code: ending.code }) });
-    else client.send('session:ended', { reason: ending.reason });
-    // A client that has not acknowledged its join yet gets messages queued
-    // until it does; send them now, or the close frame would overtake them.
-    const queued = (client as unknown as { _enqueuedMessages?: unknown[] })._enqueuedMessages;
-    if (queued !== undefined && queued.length > 0) {
-      for (const data of queued.splice(0)) client.raw(data as Buffer);
-    }
-    client.leave(closeFrameFor(ending).code, ending.kind === 'expired' ? ending.action : ending.reason);
-  };
 }
 
 /**
@@ -95,6 +92,36 @@ export function gamePlatformRoomAuth(options: RoomAuthOptions): RoomAuth {
   if (typeof authenticate?.token !== 'function') throw new TypeError('gamePlatformRoomAuth: authenticate must come from createAuthenticator');
   if (registry === undefined) throw new TypeError('gamePlatformRoomAuth: registry is required');
   const connections = new WeakMap<Client, LiveConnection>();
+  // The token behind each `client.auth` (Colyseus hands the same object to a
+  // reconnected client), with `since` = when its connection dropped. Released
+  // with that object; deleted when the registry ends the connection, so a
+  // client the server ended cannot come back through reconnection.
+  const tokens = new WeakMap<GameUser, HandshakeToken>();
+
+  // Verifies a token and registers the client; throws when it must not stay.
+  async function admit(client: Client, found: HandshakeToken): Promise<GameUser> {
+    // A reconnection also catches the member ends made while it was away (see RecentEnds: 60 s).
+    const since = Math.min(found.since ?? Infinity, registry.now());
+    const user = await authenticate.token(found.token, { source: found.source });
+    // Gone while we were verifying: its close event has passed, nothing would remove an entry.
+    if (!isOpen(client)) throw new PlatformError({ kind: 'missing_credentials', message: 'The client left while its token was being verified.' });
+    const ended = registry.endedSince(found.token, user.memberNo, since);
+    if (ended !== undefined) throw new SessionEndedMeanwhile(ended);
+    const closer = closerFor(client);
+    const close = (ending: ConnectionEnding): void => {
+      tokens.delete(client.auth as GameUser);
+      closer(ending);
+    };
+    const connection = registry.add({ transport: 'colyseus', user, token: found.token, source: found.source, close });
+    connections.set(client, connection);
+    tokens.set(connection.user, { token: found.token, source: found.source });
+    client.ref.once('close', () => {
+      const entry = tokens.get(client.auth as GameUser);
+      if (entry !== undefined) entry.since = registry.now();
+      registry.remove(connection);
+    });
+    return connection.user;
+  }
 
   async function onAuth(client: Client, joinOptions: unknown, context: RoomAuthContext): Promise<GameUser> {
     try {
@@ -104,13 +131,28 @@ export function gamePlatformRoomAuth(options: RoomAuthOptions): RoomAuth {
       if (context.token !== undefined && context.token !== headerToken) throw invalidRequest('token in the URL is not accepted');
       const explicit = (joinOptions as { token?: unknown } | null | undefined)?.token;
       const found = handshakeToken({ method: 'WEBSOCKET', headers: context.headers ?? {} }, undefined, explicit);
-      const user = await authenticate.token(found.token, { source: found.source });
-      const connection = registry.add({ transport: 'colyseus', user, token: found.token, source: found.source, close: closerFor(client) });
-      connections.set(client, connection);
-      client.ref.once('close', () => registry.remove(connection));
-      return user;
+      return await admit(client, found);
     } catch (err) {
-      throw new RoomAuthError(err, authenticate.realm);
+      // A session ended meanwhile refuses the join: 4401 relogin (logout), 4403 denied (admin).
+      throw new RoomAuthError(err instanceof SessionEndedMeanwhile ? endedError(err.reason) : err, authenticate.realm);
+    }
+  }
+
+  async function reconnected(client: Client): Promise<boolean> {
+    const auth: unknown = client.auth;
+    const found = auth !== null && typeof auth === 'object' ? tokens.get(auth as GameUser) : undefined;
+    // Colyseus confirms the reconnection to the client (JOIN_ROOM) once the
+    // microtasks that resolved allowReconnection have run: anything sent or
+    // closed before that would reach a client that has not joined yet.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      if (registry.closing) throw shuttingDown();
+      if (found === undefined) throw new PlatformError({ kind: 'missing_credentials', message: 'This client did not join through gamePlatformRoomAuth, or the server ended its session: log in again.' });
+      client.auth = await admit(client, found);
+      return true;
+    } catch (err) {
+      if (isOpen(client)) closerFor(client)(endingFor(err));
+      return false;
     }
   }
 
@@ -121,7 +163,9 @@ export function gamePlatformRoomAuth(options: RoomAuthOptions): RoomAuth {
       void registry.refresh(connection, message?.token).then((result) => {
         if (result.ok) client.send('auth:refreshed', { member_no: result.user.memberNo });
         else if (!result.ended) client.send('auth:refresh-failed', { problem: problemResponse(result.error).body });
-        if (result.ok) client.auth = result.user;
+        if (!result.ok) return;
+        client.auth = result.user;
+        tokens.set(result.user, { token: message!.token as string, source: 'header' });
       });
     });
     room.onMessage('ping', (client: Client) => {
@@ -130,5 +174,5 @@ export function gamePlatformRoomAuth(options: RoomAuthOptions): RoomAuth {
     });
   }
 
-  return { onAuth, register, connectionOf: (client) => connections.get(client) };
+  return { onAuth, register, reconnected, connectionOf: (client) => connections.get(client) };
 }

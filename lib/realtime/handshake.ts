@@ -7,6 +7,8 @@ import { invalidRequest, PlatformError } from '../errors/index.js';
 export interface HandshakeToken {
   token: string;
   source: 'header' | 'cookie';
+  /** The registry's `now()` when its verification began (set by the adapter; see `ConnectionInit.since`). */
+  since?: number | undefined;
 }
 
 /**

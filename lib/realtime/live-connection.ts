@@ -1,3 +1,4 @@
+import type { PlatformError } from '../errors/index.js';
 import type { GameUser } from '../types.js';
 import type { ConnectionEnding, Transport } from './types.js';
 
@@ -10,6 +11,12 @@ export interface TokenGroup {
   readonly connections: Set<LiveConnection>;
   /** Monotonic ms of the last successful verification of this token. */
   lastVerifiedAt: number;
+  /**
+   * Set when a re-verification refused this token while some of its
+   * connections had a refresh in flight: those were spared, and each ends
+   * with this error if its refresh fails. Cleared by a later success.
+   */
+  failure?: PlatformError | undefined;
 }
 
 /** How an adapter tells a client and closes its transport; `peer` is the transport's own object. */

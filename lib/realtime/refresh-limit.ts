@@ -42,6 +42,11 @@ export class RefreshLimit {
     return rateLimited(`Too many auth:refresh messages: at most one at a time, one per ${this.minIntervalMs} ms.`, Math.max(1, Math.ceil(waitMs / 1000)));
   }
 
+  /** True while the connection has a refresh in flight. */
+  inFlight(connection: LiveConnection): boolean {
+    return connection.refreshNotBefore === IN_FLIGHT;
+  }
+
   /** Ends the refresh that began at `startedAt`. */
   end(connection: LiveConnection, startedAt: number): void {
     connection.refreshNotBefore = Math.ceil(startedAt - connection.openedAt + this.minIntervalMs);

@@ -136,6 +136,7 @@ export class Reverifier extends EventEmitter<{ pass: [ReverifyStats] }> {
     try {
       await this.#authenticate.token(group.token, { source: group.source });
       group.lastVerifiedAt = this.#registry.now();
+      group.failure = undefined;
       stats.verified += 1;
     } catch (err) {
       stats.failures += 1;

@@ -9,6 +9,7 @@ import { LiveConnection, type ConnectionCloser, type TokenGroup } from './live-c
 import { MemberIndex } from './member-index.js';
 import { shuttingDown } from './pending-handshakes.js';
 import { checkMinRefreshInterval, RefreshLimit } from './refresh-limit.js';
+import { RecentEnds } from './recent-ends.js';
 import { Reverifier, type ReverifyOptions } from './reverifier.js';
 import type { ConnectionEnding, ConnectionInit, SessionEndEvent, SessionEndReason } from './types.js';
 
@@ -75,9 +76,13 @@ export class SessionRegistry {
   readonly #authenticate: Authenticator<object, never>;
   readonly #events: SessionRegistryOptions['events'];
   readonly #onSessionEnd = (event: SessionEndEvent): void => {
-    if (event?.kind === 'token') this.endToken(event.tokenKey, event.reason);
-    else if (event?.kind === 'member') this.endMember(event.memberNo, event.reason);
+    if (event?.kind !== 'token' && event?.kind !== 'member') return;
+    // Handshakes still being verified register later: they check these.
+    this.#recentEnds.note(event);
+    if (event.kind === 'token') this.endToken(event.tokenKey, event.reason);
+    else this.endMember(event.memberNo, event.reason);
   };
+  readonly #recentEnds: RecentEnds;
   readonly now: () => number;
   readonly reverifier: Reverifier;
   readonly #refreshLimit: RefreshLimit;
@@ -92,6 +97,7 @@ export class SessionRegistry {
     }
     this.#authenticate = options.authenticate;
     this.now = options.now ?? (() => performance.now());
+    this.#recentEnds = new RecentEnds(this.now);
     this.#refreshLimit = new RefreshLimit(checkMinRefreshInterval(options.minRefreshIntervalMs));
     this.reverifier = new Reverifier(this, options);
     this.#events = options.events;
@@ -127,14 +133,33 @@ export class SessionRegistry {
     return this.#groups.size;
   }
 
-  /** Registers an authenticated connection; starts re-verification with the first one. */
+  /**
+   * Registers an authenticated connection; starts re-verification with the
+   * first one. A connection whose session ended while its handshake was being
+   * verified (a `'session-end'` event for its token, or for its member at or
+   * after `init.since`) is ended at once (`session:ended` with that reason):
+   * the returned connection is then no longer `open`, and the adapter must
+   * not announce it.
+   */
   add<P>(init: ConnectionInit<P>): LiveConnection {
     if (this.#closed) throw shuttingDown();
     const connection = new LiveConnection(init.transport, init.user, this.now(), init.close as ConnectionCloser, init.peer);
     this.#attach(connection, init.token, init.source ?? 'header', this.now());
     this.#size += 1;
     this.reverifier.start();
+    const ended = this.#recentEnds.endedReason(connection.group!.key, connection.memberNo, init.since);
+    if (ended !== undefined) this.end(connection, { kind: 'ended', reason: ended });
     return connection;
+  }
+
+  /**
+   * Why a connection not registered yet must not be: its token was ended by
+   * a `'session-end'` event in the last minute, or its member at or after
+   * `since` (the registry's `now()` when its handshake began). For adapters
+   * that refuse instead of registering (Colyseus `onAuth`).
+   */
+  endedSince(token: string, memberNo: string, since: number | undefined): SessionEndReason | undefined {
+    return this.#recentEnds.endedReason(digestOf(token), memberNo, since);
   }
 
   /** Forgets a closed connection (idempotent). Adapters call it from the transport's close event. */
@@ -211,16 +236,28 @@ export class SessionRegistry {
     }
   }
 
-  /** Ends every connection of a token group with an error's action (re-verification). */
+  /**
+   * Ends every connection of a token group with an error's action
+   * (re-verification). A connection with a refresh in flight is spared: the
+   * refresh decides (success moves it to its new token; failure ends it with
+   * this error then). Returns how many ended now.
+   */
   endGroup(group: TokenGroup, error: PlatformError): number {
-    return this.#endAll([...group.connections], endingProblem(error));
+    const now: LiveConnection[] = [];
+    for (const connection of group.connections) {
+      if (this.#refreshLimit.inFlight(connection)) group.failure = error;
+      else now.push(connection);
+    }
+    return this.#endAll(now, endingProblem(error));
   }
 
   /**
    * In-band refresh: verifies `token` and moves the connection onto it. The
    * new token must belong to the same member; another member's token ends the
    * connection (`login`). A refused token leaves the connection on its
-   * current token (re-verification decides about that one). A connection
+   * current token (re-verification decides about that one), unless a
+   * re-verification refused that token while the refresh was in flight:
+   * the connection then ends with that refusal (`auth:expired`). A connection
    * refreshes one at a time and at most once per `minRefreshIntervalMs`;
    * beyond that the refresh is refused at once (429 `retry_later`).
    */
@@ -236,7 +273,11 @@ export class SessionRegistry {
       user = await this.#authenticate.token(token, { source });
     } catch (err) {
       const error = err instanceof PlatformError ? err : new PlatformError({ kind: 'configuration', message: 'The refresh failed on the server.' });
-      return { ok: false, error, ended: false };
+      // A re-verification refused the old token meanwhile and spared this connection for the refresh: end it now.
+      const failure = connection.group?.failure;
+      if (failure === undefined || !connection.open) return { ok: false, error, ended: false };
+      this.end(connection, endingProblem(failure));
+      return { ok: false, error: failure, ended: true };
     } finally {
       this.#refreshLimit.end(connection, startedAt);
     }
@@ -261,6 +302,7 @@ export class SessionRegistry {
       this.#members.add(group);
     } else {
       if (verifiedAt > group.lastVerifiedAt) group.lastVerifiedAt = verifiedAt;
+      group.failure = undefined; // just verified: good again
       const [other] = group.connections;
       if (other !== undefined) shareIds(connection.user, other.user);
     }

@@ -29,6 +29,12 @@ export interface ConnectionInit<P = unknown> {
   user: GameUser;
   /** The token the connection authenticated with (kept only while it lives, for re-verification). */
   token: string;
+  /**
+   * The registry's `now()` when the handshake's verification began: a member
+   * end from then on ends the connection as soon as it is registered.
+   * Without it only token ends (revocations) made meanwhile are caught.
+   */
+  since?: number | undefined;
   /** `'cookie'` tokens are web tokens, verified as such. Default `'header'`. */
   source?: 'header' | 'cookie' | undefined;
   /** Tells the client and closes the transport; called at most once, with `peer`. */

@@ -127,7 +127,7 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
     let found: HandshakeToken;
     try {
       const auth = socket.handshake.auth as { token?: unknown } | undefined;
-      found = handshakeToken(view, cookie, auth?.token);
+      found = { ...handshakeToken(view, cookie, auth?.token), since: registry.now() };
     } catch (err) {
       return next(connectError(err, authenticate.realm));
     }
@@ -157,11 +157,13 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
     if (found === undefined || user === undefined) return void socket.disconnect(true);
     let connection: LiveConnection;
     try {
-      connection = registry.add({ transport: 'socket.io', user, token: found.token, source: found.source, close: closeSocket, peer: socket });
+      connection = registry.add({ transport: 'socket.io', user, token: found.token, source: found.source, since: found.since, close: closeSocket, peer: socket });
     } catch {
       socket.emit('session:ended', { reason: 'shutdown' });
       return void socket.disconnect(true);
     }
+    // Its session ended while it was being verified: the registry already said session:ended and disconnected it.
+    if (!connection.open) return;
     data.connection = connection;
     live.set(socket, connection);
     socket.on('disconnect', onDisconnect);

@@ -18,6 +18,8 @@ export interface FirstMessageContext {
   authenticate: Authenticator<object, never>;
   pending: PendingHandshakes;
   timeoutMs: number;
+  /** The registry's clock: when the token's verification began. */
+  now(): number;
   /** Makes the socket live; false when it could not (the socket is being closed). */
   established(ws: WebSocket, req: IncomingMessage, user: GameUser, found: HandshakeToken): boolean;
 }
@@ -72,7 +74,7 @@ export function awaitFirstMessage(ws: WebSocket, req: IncomingMessage, context: 
     queue = [];
     const message = parse(data);
     if (message?.type !== 'auth' || typeof message.token !== 'string') return fail(missingCredentials());
-    const found: HandshakeToken = { token: message.token, source: 'header' };
+    const found: HandshakeToken = { token: message.token, source: 'header', since: context.now() };
     authenticate.token(found.token, { signal: aborter.signal }).then(
       (user) => {
         const queued = queue ?? [];

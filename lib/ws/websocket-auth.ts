@@ -121,12 +121,14 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
   function established(ws: WebSocket, req: IncomingMessage, user: GameUser, found: HandshakeToken): boolean {
     let connection: LiveConnection;
     try {
-      connection = registry.add({ transport: 'ws', user, token: found.token, source: found.source, close: closeSocket, peer: ws });
+      connection = registry.add({ transport: 'ws', user, token: found.token, source: found.source, since: found.since, close: closeSocket, peer: ws });
     } catch {
       // The registry refuses new connections only once shutdown began.
       closeSocket(SHUTDOWN, ws);
       return false;
     }
+    // Its session ended while it was being verified: the registry already said session:ended and closed it.
+    if (!connection.open) return false;
     live.set(ws, connection);
     ws.on('close', onClose);
     ws.on('message', onMessage);
@@ -138,7 +140,7 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
   // Upgrades still being authenticated: shutdown ends them at once.
   const pending = new PendingHandshakes();
   const stopListening = registry.onShutdown(() => pending.endAll());
-  const firstMessageContext = { authenticate, pending, timeoutMs: firstMessageTimeoutMs, established };
+  const firstMessageContext = { authenticate, pending, timeoutMs: firstMessageTimeoutMs, established, now: () => registry.now() };
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const pathname = (req.url ?? '/').split('?', 1)[0];
@@ -148,7 +150,7 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
     const view = handshakeView(req);
     let found: HandshakeToken;
     try {
-      found = handshakeToken(view, cookie);
+      found = { ...handshakeToken(view, cookie), since: registry.now() };
     } catch (err) {
       if (firstMessage && err instanceof PlatformError && err.kind === 'missing_credentials') {
         wss.handleUpgrade(req, socket, head, (ws) => awaitFirstMessage(ignoreErrors(ws), req, firstMessageContext));

@@ -10,6 +10,20 @@ import type { Emulator } from '../../lib/emulator/index.js';
 import { PlatformClient } from '../../lib/index.js';
 import { SessionRegistry } from '../../lib/realtime/index.js';
 import { configFor, DEMO, startTestEmulator } from '../support/client-harness.js';
+import { until } from '../support/until.js';
+
+// A colyseus.js client that hands out its room before the join completes (to drop it mid-join).
+class CapturingClient extends ColyseusClient {
+  room: ClientRoom | undefined;
+  /** Called with each room as soon as it exists (a message that follows the join at once is not missed). */
+  onRoom: ((room: ClientRoom) => void) | undefined;
+  protected override createRoom<T>(roomName: string, rootSchema?: never): ClientRoom<T> {
+    const room = super.createRoom<T>(roomName, rootSchema);
+    this.room = room;
+    this.onRoom?.(room);
+    return room;
+  }
+}
 
 function nextMessage(room: ClientRoom, type: string): Promise<Record<string, unknown>> {
   return new Promise((resolve) => room.onMessage(type, resolve));
@@ -25,6 +39,9 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
   let gameServer: Server;
   let http: HttpServer;
   let url: string;
+  let authSettled = 0;
+  const reconnections: boolean[] = [];
+  let allowReconnection = false;
   beforeAll(async () => {
     emulator = await startTestEmulator();
     client = new PlatformClient(configFor(emulator, { timeoutMs: 300, totalTimeoutMs: 600 }));
@@ -36,13 +53,28 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
         auth.register(this);
       }
       override onAuth(c: Client, options: unknown, context: AuthContext): Promise<unknown> {
-        return auth.onAuth(c, options, context);
+        return auth.onAuth(c, options, context).finally(() => void (authSettled += 1));
+      }
+    }
+    // Keeps a dropped player's seat for 20 s and registers it again when it comes back.
+    class Sticky extends Lobby {
+      override async onLeave(c: Client, consented: boolean): Promise<void> {
+        // Only the drops a test makes (a server-side close would leave a 20 s timer behind).
+        if (consented || !allowReconnection) return;
+        allowReconnection = false;
+        try {
+          const back = await this.allowReconnection(c, 20);
+          reconnections.push(await auth.reconnected(back));
+        } catch {
+          // Did not come back in time.
+        }
       }
     }
     http = createServer();
     const quiet = (): void => undefined;
     gameServer = new Server({ transport: new WebSocketTransport({ server: http }), greet: false, logger: { debug: quiet, info: quiet, warn: quiet, error: quiet, log: quiet, trace: quiet } });
     gameServer.define('lobby', Lobby);
+    gameServer.define('sticky', Sticky);
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}`;
   });
@@ -64,6 +96,94 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
     expect(await refreshed).toEqual({ member_no: DEMO.admin });
     expect(await registry.reverifier.verifyAll()).toMatchObject({ verified: 1, ended: 0 });
     await room.leave();
+  });
+
+  // Finding: a client that dropped while onAuth was verifying its token stayed
+  // in the registry (its close had passed before the helper listened for it).
+  it('never registers a client that left while onAuth was verifying its token', async () => {
+    emulator.clearRequests();
+    emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1000, count: 1 });
+    const colyseus = new CapturingClient(url);
+    const joining = colyseus.joinOrCreate('lobby', { token: emulator.login(DEMO.admin).access_token }).catch((err: unknown) => err);
+    await until(() => emulator.requests({ endpoint: 'E2' }).some((r) => r.status === null), 5000, 'an E2 call in flight');
+    const before = authSettled;
+    colyseus.room!.connection.close();
+    await until(() => authSettled > before, 5000, 'onAuth to settle');
+    expect(registry.size).toBe(0);
+    expect(registry.endMember(DEMO.admin, 'admin')).toBe(0);
+    await joining;
+  });
+
+  // Finding: a client back through allowReconnection kept client.auth but was
+  // no longer in the registry (no ping, refresh, re-verification or session end).
+  describe('allowReconnection: reconnected(client) registers the client again', () => {
+    async function dropAndReconnect(token: string): Promise<ClientRoom> {
+      const colyseus = new ColyseusClient(url);
+      const room = await colyseus.joinOrCreate('sticky', { token });
+      allowReconnection = true;
+      const dropped = left(room);
+      room.connection.close(4999, 'network');
+      await dropped;
+      await until(() => registry.size === 0, 5000, 'the dropped client to leave the registry');
+      return colyseus.reconnect(room.reconnectionToken);
+    }
+
+    it('verifies the token again and registers it: ping, session end', async () => {
+      const before = reconnections.length;
+      const room = await dropAndReconnect(emulator.login(DEMO.admin).access_token);
+      await until(() => reconnections.length > before, 5000, 'reconnected() to settle');
+      expect(reconnections.at(-1)).toBe(true);
+      expect(registry.size).toBe(1);
+      const pong = nextMessage(room, 'pong');
+      room.send('ping');
+      expect(await pong).toEqual({ member_no: DEMO.admin });
+      const ended = nextMessage(room, 'session:ended');
+      const code = left(room);
+      expect(registry.endMember(DEMO.admin, 'admin')).toBe(1);
+      expect(await ended).toEqual({ reason: 'admin' });
+      expect(await code).toBe(4403);
+    });
+
+    it('ends a client whose token was logged out meanwhile (auth:expired relogin, 4401)', async () => {
+      const { access_token } = emulator.login(DEMO.admin);
+      const colyseus = new ColyseusClient(url);
+      const room = await colyseus.joinOrCreate('sticky', { token: access_token });
+      allowReconnection = true;
+      const dropped = left(room);
+      room.connection.close(4999, 'network');
+      await dropped;
+      emulator.logout(access_token);
+      const before = reconnections.length;
+      const again = await colyseus.reconnect(room.reconnectionToken);
+      const expired = nextMessage(again, 'auth:expired');
+      const code = left(again);
+      await until(() => reconnections.length > before, 5000, 'reconnected() to settle');
+      expect(reconnections.at(-1)).toBe(false);
+      expect(await expired).toEqual({ action: 'relogin', code: 40000 });
+      expect(await code).toBe(4401);
+      expect(registry.size).toBe(0);
+    });
+
+    it('does not let back a client the server ended (session:ended admin): auth:expired login, 4401', async () => {
+      const colyseus = new CapturingClient(url);
+      const room = await colyseus.joinOrCreate('sticky', { token: emulator.login(DEMO.admin).access_token });
+      allowReconnection = true;
+      const code = left(room);
+      expect(registry.endMember(DEMO.admin, 'admin')).toBe(1);
+      expect(await code).toBe(4403);
+      const before = reconnections.length;
+      // The refusal follows the reconnection's confirmation at once: listen on the room before it resolves.
+      const listening = new Promise<[Promise<Record<string, unknown>>, Promise<number>]>((resolve) => {
+        colyseus.onRoom = (again) => resolve([nextMessage(again, 'auth:expired'), left(again)]);
+      });
+      await colyseus.reconnect(room.reconnectionToken);
+      const [expired, gone] = await listening;
+      await until(() => reconnections.length > before, 5000, 'reconnected() to settle');
+      expect(reconnections.at(-1)).toBe(false);
+      expect(await expired).toEqual({ action: 'login' });
+      expect(await gone).toBe(4401);
+      expect(registry.size).toBe(0);
+    });
   });
 
   it('refuses a logged-out token with the action as message and its close code', async () => {
