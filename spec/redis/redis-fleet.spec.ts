@@ -30,7 +30,7 @@ describe('three clients on one Redis (real redis-server)', () => {
     const prefix = `pgp-test-${prefixCount}:`;
     const made: Instance[] = [];
     for (let i = 0; i < n; i += 1) {
-      const fleet = createRedisFleet({ url: rx.redis.url, prefix, maxReconnectDelayMs: 100 });
+      const fleet = createRedisFleet({ url: rx.redis.url, prefix, maxReconnectDelayMs: 100, logger: memoryLogger() });
       await fleet.ready();
       const client = new PlatformClient({
         ...configFor(fx.emulator, { cache: { ttlMs: 30_000 } }), store: fleet.store, revocations: fleet.revocations, storeTimeoutMs: 200,
