@@ -1,71 +1,55 @@
 import { randomBytes } from 'node:crypto';
-import type { Emulator } from '../../lib/emulator/index.js';
 import { tokenKey } from '../../lib/config/fingerprint.js';
-import { DEMO, startTestEmulator } from '../support/client-harness.js';
-import { ioDisconnected, nextIo, openIo, openWs, startRealtimeServer, type RealtimeServer } from '../support/realtime-harness.js';
-import { until } from '../support/until.js';
+import { DEMO } from '../support/client-harness.js';
+import { ioDisconnected, nextIo, openIo, openWs, useSlowPlatformRealtime } from '../support/realtime-harness.js';
 
 // Finding: a re-verification of the old token (40000 once the platform has
 // refreshed it) ended a connection whose auth:refresh with the new token was
 // still being verified, although that refresh would succeed.
 describe('a refresh in flight and a re-verification of the token it replaces', () => {
-  let emulator: Emulator;
-  let rt: RealtimeServer;
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    rt = await startRealtimeServer(emulator, { config: { timeoutMs: 5000, totalTimeoutMs: 10_000 } });
-  });
-  afterAll(async () => {
-    await rt.close();
-    await emulator.close();
-  });
-  beforeEach(() => {
-    emulator.clearFaults();
-    emulator.clearRequests();
-  });
-  const e2InFlight = (): Promise<void> => until(() => emulator.requests({ endpoint: 'E2' }).some((r) => r.status === null), 5000, 'an E2 call in flight');
+  const fx = useSlowPlatformRealtime();
   const bearer = (token: string): Record<string, string> => ({ Authorization: `Bearer ${token}` });
 
   it('ws: the refresh wins: the connection moves to the new token and stays up', async () => {
-    const pair = emulator.login(DEMO.admin);
-    const probe = await openWs(rt.wsUrl, bearer(pair.access_token));
-    const renewed = emulator.refresh(pair.refresh_token);
-    emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1000, count: 1 });
+    const pair = fx.emulator.login(DEMO.admin);
+    const probe = await openWs(fx.rt.wsUrl, bearer(pair.access_token));
+    const renewed = fx.emulator.refresh(pair.refresh_token);
+    fx.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1000, count: 1 });
     probe.ws.send(JSON.stringify({ type: 'auth:refresh', token: renewed.access_token }));
-    await e2InFlight();
-    expect(await rt.registry.reverifier.verifyAll()).toMatchObject({ failures: 1, ended: 0 });
+    await fx.e2InFlight();
+    expect(await fx.rt.registry.reverifier.verifyAll()).toMatchObject({ failures: 1, ended: 0 });
     expect(await probe.next('auth:refreshed')).toEqual({ type: 'auth:refreshed', member_no: DEMO.admin });
-    expect(rt.registry.byTokenKey(tokenKey(renewed.access_token))).toHaveLength(1);
-    expect(rt.registry.byTokenKey(tokenKey(pair.access_token))).toHaveLength(0);
+    expect(fx.rt.registry.byTokenKey(tokenKey(renewed.access_token))).toHaveLength(1);
+    expect(fx.rt.registry.byTokenKey(tokenKey(pair.access_token))).toHaveLength(0);
     expect(probe.messages.map((m) => m.type)).not.toContain('auth:expired');
-    expect(await rt.registry.reverifier.verifyAll()).toMatchObject({ verified: 1, ended: 0 });
+    expect(await fx.rt.registry.reverifier.verifyAll()).toMatchObject({ verified: 1, ended: 0 });
     probe.ws.close();
     await probe.closed;
   });
 
   it('ws: a failed refresh ends the connection then with the re-verification\'s answer (auth:expired relogin, 4401)', async () => {
-    const pair = emulator.login(DEMO.admin);
-    const probe = await openWs(rt.wsUrl, bearer(pair.access_token));
-    emulator.refresh(pair.refresh_token);
-    emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1000, count: 1 });
+    const pair = fx.emulator.login(DEMO.admin);
+    const probe = await openWs(fx.rt.wsUrl, bearer(pair.access_token));
+    fx.emulator.refresh(pair.refresh_token);
+    fx.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1000, count: 1 });
     probe.ws.send(JSON.stringify({ type: 'auth:refresh', token: randomBytes(24).toString('base64url') }));
-    await e2InFlight();
-    expect(await rt.registry.reverifier.verifyAll()).toMatchObject({ failures: 1, ended: 0 });
+    await fx.e2InFlight();
+    expect(await fx.rt.registry.reverifier.verifyAll()).toMatchObject({ failures: 1, ended: 0 });
     expect(await probe.closed).toEqual({ code: 4401, reason: 'relogin' });
     expect(probe.messages.at(-1)).toEqual({ type: 'auth:expired', action: 'relogin', code: 40000 });
-    expect(rt.registry.size).toBe(0);
+    expect(fx.rt.registry.size).toBe(0);
   });
 
   it('Socket.IO: the refresh wins and is acknowledged; the socket stays up', async () => {
-    const pair = emulator.login(DEMO.admin);
-    const { socket } = await openIo(rt.url, { token: pair.access_token });
-    const renewed = emulator.refresh(pair.refresh_token);
-    emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1000, count: 1 });
+    const pair = fx.emulator.login(DEMO.admin);
+    const { socket } = await openIo(fx.rt.url, { token: pair.access_token });
+    const renewed = fx.emulator.refresh(pair.refresh_token);
+    fx.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1000, count: 1 });
     let expired = false;
     socket.on('auth:expired', () => void (expired = true));
     const ack = socket.emitWithAck('auth:refresh', { token: renewed.access_token });
-    await e2InFlight();
-    expect(await rt.registry.reverifier.verifyAll()).toMatchObject({ failures: 1, ended: 0 });
+    await fx.e2InFlight();
+    expect(await fx.rt.registry.reverifier.verifyAll()).toMatchObject({ failures: 1, ended: 0 });
     expect(await ack).toEqual({ ok: true, member_no: DEMO.admin });
     expect(await socket.emitWithAck('ping')).toEqual({ member_no: DEMO.admin });
     expect(expired).toBe(false);

@@ -10,7 +10,8 @@ import type { PlatformConfig } from '../../lib/index.js';
 import { SessionRegistry, type SessionRegistryOptions } from '../../lib/realtime/index.js';
 import { useSocketIoAuth } from '../../lib/socket-io/index.js';
 import { attachWebSocket, type AttachedWebSocket } from '../../lib/ws/index.js';
-import { configFor } from './client-harness.js';
+import { configFor, startTestEmulator } from './client-harness.js';
+import { until } from './until.js';
 
 export const COOKIE = 'SUAT';
 
@@ -152,4 +153,32 @@ export function nextIo(socket: ClientSocket, event: string): Promise<Record<stri
 export function ioDisconnected(socket: ClientSocket): Promise<string> {
   if (socket.disconnected) return Promise.resolve('already');
   return new Promise((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+}
+
+/**
+ * An emulator and a real-time server for one `describe` block, with budgets
+ * long enough for tests that slow E2 on purpose; faults and the request log
+ * are cleared before each test. `e2InFlight()` resolves once an E2 call is
+ * waiting for its answer.
+ */
+export function useSlowPlatformRealtime(): { readonly emulator: Emulator; readonly rt: RealtimeServer; e2InFlight(): Promise<void> } {
+  let emulator: Emulator | undefined;
+  let rt: RealtimeServer | undefined;
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    rt = await startRealtimeServer(emulator, { config: { timeoutMs: 5000, totalTimeoutMs: 10_000 } });
+  });
+  afterAll(async () => {
+    await rt?.close();
+    await emulator?.close();
+  });
+  beforeEach(() => {
+    emulator!.clearFaults();
+    emulator!.clearRequests();
+  });
+  return {
+    get emulator() { return emulator!; },
+    get rt() { return rt!; },
+    e2InFlight: () => until(() => emulator!.requests({ endpoint: 'E2' }).some((r) => r.status === null), 5000, 'an E2 call in flight'),
+  };
 }
