@@ -8,7 +8,7 @@ export interface AppStats {
   calls: Record<string, number>;
   /** Circuit breaker transitions, `previous->state`, in order. */
   circuit: string[];
-  /** Outcomes of API-token probes after 40000 runs (trap 14). */
+  /** Outcomes of API-token probes after a run of 40000 answers across distinct tokens. */
   probes: string[];
   logLines: { debug: number; info: number; warn: number; error: number };
   /** The last 20 info/warn/error lines (messages only: never a secret). */

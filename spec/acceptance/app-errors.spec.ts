@@ -2,12 +2,12 @@ import request from 'supertest';
 import { APP_DEMO, startAppHarness } from '../support/app-harness.js';
 import type { AppHarness } from '../support/app-harness.js';
 
-// CONTRACT section 2, row by row, through the example app's protected routes.
+// The README's error table, row by row, through the example app's protected routes.
 
 const PROBLEM = /^application\/problem\+json/;
 const bearer = (token: string): [string, string] => ['Authorization', `Bearer ${token}`];
 
-describe('error answers of /api/me (CONTRACT section 2)', () => {
+describe('error answers of /api/me (the README error table)', () => {
   let h: AppHarness;
   beforeAll(async () => {
     h = await startAppHarness({ client: { timeoutMs: 300, totalTimeoutMs: 1500, retries: 1, retryBaseDelayMs: 0, retryMaxDelayMs: 10 } });

@@ -2,7 +2,7 @@ import { extractBearerToken } from '../../lib/auth/extract-token.js';
 import type { TokenSources } from '../../lib/auth/types.js';
 import { T, attempt, type Input, type Outcome } from '../support/http-auth-request.js';
 
-describe('extractBearerToken: query and body (RELIABILITY rows 14-18)', () => {
+describe('extractBearerToken: query and body (the bad-input rows for query and body tokens)', () => {
   const form = 'application/x-www-form-urlencoded';
   it.each<[string, Input, TokenSources, Outcome]>([
     ['14: ?access_token= while query tokens are off', { url: `/x?access_token=${T}` }, {}, 'IR'],

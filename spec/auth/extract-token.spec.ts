@@ -3,7 +3,7 @@ import type { AuthRequest } from '../../lib/auth/types.js';
 import { PlatformError } from '../../lib/errors/index.js';
 import { T, attempt, req, type Input, type Outcome } from '../support/http-auth-request.js';
 
-describe('extractBearerToken: the Authorization header (RELIABILITY rows 1-13)', () => {
+describe('extractBearerToken: the Authorization header (the bad-input rows for header shapes)', () => {
   it.each<[string, Input, Outcome]>([
     ['1: no Authorization, no token anywhere', {}, 'bare'],
     ['2: an empty Authorization header', { auth: '' }, 'bare'],

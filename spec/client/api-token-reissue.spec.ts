@@ -53,7 +53,7 @@ describe.each(['platform', 'http'] as const)('API token reissue after 40101/4010
     expect(await c.provider.getToken()).not.toBe(first);
   });
 
-  it('stops after one reissue when the token is refused again: configuration error, one log line, no loop (trap 13)', async () => {
+  it('stops after one reissue when the token is refused again: configuration error, one log line, no loop (E1 may hand the refused token back)', async () => {
     const logger = captureLogger();
     const c = client({ logger });
     await c.provider.getToken();

@@ -139,7 +139,7 @@ describe('E1 token reuse and renewal on the emulator clock', () => {
     });
   });
 
-  it('hands back the rejected token after an injected 40101 (trap 13: a reissue is not a new token)', async () => {
+  it('hands back the rejected token after an injected 40101 (a reissue is not always a new token)', async () => {
     await withEmulator({}, async (emulator) => {
       const token = await apiToken(emulator.url);
       emulator.injectFault({ endpoint: 'E3', type: 'code', code: 40101, status: 401 });

@@ -113,7 +113,7 @@ describe('fault injection', () => {
     expect((await e2()).json.code).toBe(0);
   });
 
-  it('makes trap 14 testable: E2 says 40000 for every token while E3 tells whether our API token is good', async () => {
+  it('makes the is-it-our-API-token case testable: E2 says 40000 for every token while E3 tells whether our API token is good', async () => {
     fx.emulator.injectFault({ endpoint: 'E2', type: 'code', code: 40000, count: -1 });
     const other = fx.emulator.login(DEMO.player).access_token;
     expect([(await e2()).json.code, (await verify(fx.url, token, other)).json.code]).toEqual([40000, 40000]);
@@ -123,7 +123,7 @@ describe('fault injection', () => {
   });
 });
 
-describe('reset-reused (keep-alive race, trap 11)', () => {
+describe('reset-reused (the keep-alive reset race)', () => {
   const fx = useEmulator();
 
   it('destroys a request on a reused keep-alive socket, and only such a request consumes it', async () => {

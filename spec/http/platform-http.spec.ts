@@ -104,7 +104,7 @@ describe('PlatformHttp against the emulator', () => {
     expect(e1Count()).toBe(2);
   });
 
-  it('retries once when a reused keep-alive socket is reset, even with retries: 0 (trap 11)', async () => {
+  it('retries once when a reused keep-alive socket is reset, even with retries: 0 (the keep-alive reset race)', async () => {
     const http = layer({ retries: 0 });
     expect((await http.request(E1)).code).toBe(0);
     fx.emulator.injectFault({ endpoint: 'E1', type: 'reset-reused', count: 1 });

@@ -10,7 +10,7 @@ const IR = /error="invalid_request"/;
 const IT = /error="invalid_token"/;
 const BARE = 'Bearer realm="game-platform"';
 
-// RELIABILITY "Bad inputs and their answers", over real HTTP.
+// The bad-input rows (spec/reliability/support/bad-input-rows.ts), over real HTTP.
 describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
   describe.each(MODES)('bad inputs through %s', (mode) => {
     let client: ReturnType<typeof fakeVerifier>;

@@ -19,7 +19,7 @@ afterAll(() => clients.closeAll());
 const platformCalls = () => fixture.emulator.requests().filter((r) => r.endpoint === 'E2' || r.endpoint === 'web');
 
 
-describe.each(EXPRESS_VERSIONS)('%s with the emulator: CONTRACT section 2', (_version, expressFn) => {
+describe.each(EXPRESS_VERSIONS)('%s with the emulator: the error table', (_version, expressFn) => {
   describe.each(MODES)('through %s', (mode) => {
     const app = async (auth: Partial<AppOptions<object>['auth']> = {}, overrides: Partial<PlatformConfig> = {}) =>
       buildApp(expressFn, { mode, passport: await loadPassport(), auth: { client: clients.create(overrides), tokenFrom: { cookie: 'SUAT' }, ...auth } });

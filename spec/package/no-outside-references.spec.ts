@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 // What the package teaches must be readable by its users: no sentence in the README, docs/,
-// the sources or the example app may send a reader to a document that is not in the repository
+// the sources, the example app, the examples, the tests or the bench may send a reader to a
+// document that is not in the repository
 // (the team's private notes, numbered lists of pitfalls). And the README's links must work on
 // the npm page, which shows the README without the repository around it.
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -23,7 +24,10 @@ function textFiles(dir: string): string[] {
 }
 
 describe('documentation stands on its own', () => {
-  const files = ['README.md', ...textFiles('docs'), ...textFiles('lib'), ...textFiles('example-app')];
+  const files = [
+    'README.md', ...textFiles('docs'), ...textFiles('lib'), ...textFiles('example-app'), ...textFiles('examples'), ...textFiles('bench'),
+    ...textFiles('spec').filter((file) => !file.endsWith('no-outside-references.spec.ts') && !file.includes(`output${path.sep}`)),
+  ];
 
   it('points to no document outside the repository', () => {
     const found: string[] = [];

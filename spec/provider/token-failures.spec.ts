@@ -72,7 +72,7 @@ describe('API token configuration failures', () => {
     expect([e1Count(), seen.length]).toEqual([2, 3]);
   });
 
-  it('backs off from a token refused again after a reissue that handed it back (trap 13)', async () => {
+  it('backs off from a token refused again after a reissue that handed it back', async () => {
     const logger = captureLogger();
     const p = provider({ logger });
     const token = await p.getToken();

@@ -8,8 +8,9 @@ import { CANARY, canaryApp, closedPort } from './support/canary-scenarios.js';
 import { headerOf, jsonOf } from '../support/raw-http.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 
-// Traps 1 and 2: failures that make axios throw an AxiosError (connection
-// refused, timeout, an HTML 5xx) reach next() only as our PlatformError, with
+// Failures that make an HTTP client throw (connection refused, timeout, an
+// HTML 5xx: an AxiosError would hold the request's secrets and the platform's
+// status) reach next() only as our PlatformError, with
 // no config, request, response or cause, and are answered 503 by us (never
 // the platform's status, never a stack trace), whatever NODE_ENV.
 

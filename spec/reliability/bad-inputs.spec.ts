@@ -6,7 +6,7 @@ import type { RawReply } from '../support/raw-http.js';
 import { startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 
-// RELIABILITY "Bad inputs and their answers", every row, through the example
+// The bad-input rows (support/bad-input-rows.ts), every one, through the example
 // app over a real socket, written byte for byte.
 
 const BARE = 'Bearer realm="game-platform"';

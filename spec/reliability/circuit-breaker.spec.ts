@@ -100,7 +100,7 @@ describe('CircuitBreaker', () => {
     expect(b.cb.admit('E2').probe).toBe(true);
   });
 
-  it('sets no timer, so a long open period cannot overflow (trap 5)', () => {
+  it('sets no timer, so a long open period cannot overflow (Node timers over 24.8 days fire at once)', () => {
     const spy = jest.spyOn(global, 'setTimeout');
     try {
       const b = breaker(1, 300_000);

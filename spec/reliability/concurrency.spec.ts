@@ -5,7 +5,7 @@ import type { RawReply } from '../support/raw-http.js';
 import { startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 
-// RELIABILITY platform-fault rows "1,000 concurrent first requests" and
+// Two platform-fault cases, "1,000 concurrent first requests" and
 // "1,000 concurrent requests with one user token", over 1,000 real sockets.
 
 const N = 1000;

@@ -6,7 +6,7 @@ import type { RawReply } from '../support/raw-http.js';
 import { FAST_BUDGET, startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 
-// RELIABILITY "Platform faults and their answers", the rows about our own
+// Platform faults and their answers, the cases about our own
 // side: configuration faults (500, one log line, no E1 storm) and E1
 // unreachable at startup.
 

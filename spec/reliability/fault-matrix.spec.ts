@@ -6,11 +6,12 @@ import type { RawReply } from '../support/raw-http.js';
 import { FAST_BUDGET, startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 
-// RELIABILITY "Platform faults and their answers" through the example app
+// Platform faults and their answers, through the example app
 // with the emulator's fault injection: the answer, the time it took (bounded
 // by the budget), the platform calls, and recovery. The configuration and
 // startup rows are in fault-matrix-config.spec.ts, the 1,000-request rows in
-// concurrency.spec.ts, traps 11, 13 and 14 in platform-traps.spec.ts.
+// concurrency.spec.ts, the keep-alive reset, the refused API token handed back
+// and the run of 40000s in platform-traps.spec.ts.
 
 // Budget 600 ms (200 ms per attempt, 2 retries); the bound leaves room for a loaded machine.
 const BOUND_MS = FAST_BUDGET.totalTimeoutMs + 900;
@@ -67,7 +68,7 @@ describe('platform faults through the example app', () => {
       app.emulator.injectFault({ endpoint: 'E2', count: -1, ...fault });
       const { value, ms } = await timed(() => app.bearer(app.token(APP_DEMO.player)));
       expectRetryLater(value, code);
-      // A reset on a reused keep-alive socket earns one extra immediate retry (trap 11).
+      // A reset on a reused keep-alive socket earns one extra immediate retry (the keep-alive reset race).
       const extra = fault.type === 'drop' ? 1 : 0;
       expect(app.count('E2')).toBeGreaterThanOrEqual(ATTEMPTS);
       expect(app.count('E2')).toBeLessThanOrEqual(ATTEMPTS + extra);

@@ -9,7 +9,8 @@ import type { RawReply } from '../support/raw-http.js';
 import { startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 
-// Traps 11, 13 and 14 of RELIABILITY, through the example app.
+// Three platform pitfalls, through the example app: a keep-alive socket reset under us,
+// E1 handing a refused API token back, and a run of 40000s that is our API token's fault.
 
 const PLAYER = { member_no: APP_DEMO.player, guid: APP_DEMO.playerGuid };
 const garbage = (): string => randomBytes(24).toString('base64url');
@@ -32,7 +33,7 @@ describe('platform traps through the example app', () => {
   });
   afterEach(() => app.close());
 
-  it('trap 11: a keep-alive socket reset under us is retried once, even with retries: 0', async () => {
+  it('keep-alive reset: a keep-alive socket reset under us is retried once, even with retries: 0', async () => {
     expect(KEEP_ALIVE_IDLE_MS).toBeLessThan(5000); // below Node's server keep-alive
     app.emulator.injectFault({ endpoint: 'E2', type: 'reset-reused', count: 1 });
     expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
@@ -41,7 +42,7 @@ describe('platform traps through the example app', () => {
     expect(app.emulator.pendingFaults()).toEqual([]);
   });
 
-  it('trap 13: E1 hands the refused token back: 500, one log line, no reissue loop, one more try after the backoff', async () => {
+  it('refused token handed back: E1 hands the refused token back: 500, one log line, no reissue loop, one more try after the backoff', async () => {
     app.emulator.injectFault({ endpoint: 'E2', type: 'code', code: 40101, count: -1 });
     for (let i = 0; i < 10; i += 1) expectContactSupport(await app.bearer(app.token(APP_DEMO.player)), 40101);
     expect([app.count('E1'), app.count('E2')]).toEqual([1, 11]);
@@ -55,7 +56,7 @@ describe('platform traps through the example app', () => {
     expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
   });
 
-  it('trap 14: a run of 40000s across distinct tokens makes one E3 probe; a refused API token is reissued, and no player is told to log in again while our side is at fault', async () => {
+  it('40000 run: a run of 40000s across distinct tokens makes one E3 probe; a refused API token is reissued, and no player is told to log in again while our side is at fault', async () => {
     app.emulator.injectFault({ endpoint: 'E2', type: 'code', code: 40000, count: -1 });
     app.emulator.injectFault({ endpoint: 'E3', type: 'code', code: 40101, count: 1 });
     for (let i = 1; i < INVALID_TOKEN_RUN_LENGTH; i += 1) expectRelogin(await app.bearer(app.token(APP_DEMO.player)));
@@ -80,7 +81,7 @@ describe('platform traps through the example app', () => {
     expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
   });
 
-  it('trap 14: when the probe finds our API token fine, the tokens really are bad: one info line, no reissue', async () => {
+  it('40000 run: when the probe finds our API token fine, the tokens really are bad: one info line, no reissue', async () => {
     for (let i = 0; i < INVALID_TOKEN_RUN_LENGTH; i += 1) expectRelogin(await app.bearer(garbage()));
     expect([app.count('E3'), app.count('E1')]).toEqual([1, 0]);
     expect(app.events.probes).toEqual([expect.objectContaining({ outcome: 'api_token_ok', code: 0 })]);
@@ -91,7 +92,7 @@ describe('platform traps through the example app', () => {
     expect(app.count('E3')).toBe(2);
   });
 
-  it('trap 14: an E3 probe refused as a bad request blames our requests and reissues the API token', async () => {
+  it('40000 run: an E3 probe refused as a bad request blames our requests and reissues the API token', async () => {
     app.emulator.injectFault({ endpoint: 'E3', type: 'code', code: 40000, count: 1 });
     for (let i = 1; i < INVALID_TOKEN_RUN_LENGTH; i += 1) expectRelogin(await app.bearer(garbage()));
     expectRetryLater(await app.bearer(garbage()), 40000);
@@ -100,7 +101,7 @@ describe('platform traps through the example app', () => {
     expect(app.clientLog.lines.filter((line) => line.level === 'error')[0]?.msg).toContain('look malformed');
   });
 
-  it('trap 14: no probe for one token refused many times, or when a success breaks the run', async () => {
+  it('40000 run: no probe for one token refused many times, or when a success breaks the run', async () => {
     const same = garbage();
     for (let i = 0; i < 2 * INVALID_TOKEN_RUN_LENGTH; i += 1) expectRelogin(await app.bearer(same));
     expect(app.count('E3')).toBe(0);

@@ -22,7 +22,7 @@ describeWithPassport.each(EXPRESS_VERSIONS)('plain passport.authenticate() on %s
     return a;
   }
 
-  it.each([false, true])('succeeds without { session: false } and without a session store (trap 9), initialize: %p', async (initialize) => {
+  it.each([false, true])('succeeds without { session: false } and without a session store (passport turns sessions on by default), initialize: %p', async (initialize) => {
     const res = await request(await app({}, { initialize })).get('/me').set('Authorization', 'Bearer okTok');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ memberNo: expect.any(String) });

@@ -104,7 +104,7 @@ describe('PlatformBearerStrategy', () => {
     expect(first).toEqual({ name: 'fail', args: ['Bearer realm="game-platform"', 401] });
   });
 
-  it('turns sessions off unless the route asked for them (trap 9)', async () => {
+  it('turns sessions off unless the route asked for them', async () => {
     const strategy = strategyWith(async () => USER);
     const defaults: Record<string, unknown> = {};
     await run(strategy, auth('Bearer tok'), defaults);
@@ -137,7 +137,7 @@ describe('PlatformBearerStrategy verify callback', () => {
     expect(first).toEqual({ name: 'success', args: [{ ...USER, guid: '7' }, { scope: 'play' }] });
   });
 
-  it('ends the request through error() when an async verify callback rejects (trap 8)', async () => {
+  it('ends the request through error() when an async verify callback rejects (passport ignores a returned promise)', async () => {
     const rejections: unknown[] = [];
     const onRejection = (reason: unknown) => rejections.push(reason);
     process.on('unhandledRejection', onRejection);

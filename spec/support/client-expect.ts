@@ -3,7 +3,8 @@ import type { ErrorKind, PlatformError } from '../../lib/errors/index.js';
 
 /**
  * Asserts a failure is one of ours and carries nothing of the low-level error:
- * no cause, config, request or response (trap 1), and a status of ours (trap 2).
+ * no cause, config, request or response (they would carry secrets into logs), and a status of
+ * ours (a platform status passed on would reach the player without our challenge).
  */
 export function expectPlatformError(error: unknown, kind: ErrorKind, status?: number): PlatformError {
   expect(isPlatformError(error)).toBe(true);

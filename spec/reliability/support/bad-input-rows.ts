@@ -1,7 +1,7 @@
 import type { RawSpec } from '../../support/raw-http.js';
 
 /**
- * How the app must answer (RELIABILITY "Bad inputs and their answers"):
+ * How the app must answer (one row per bad input):
  * `bare` 401 with a bare challenge, `IR` 400 invalid_request, `IT` 401
  * invalid_token, `IT40000` the same after the platform said 40000, `verified`
  * 200, `node400`/`node431` Node's own answer, `body400`/`body413` a

@@ -94,7 +94,7 @@ export async function runCanaryScenarios(app: ReliabilityApp, cap: CanaryCapture
     await app.bearer(app.token(DEFAULT_MEMBERS.admin), `/admin/members?search_type=guid&value=${APP_DEMO.playerGuid}`);
     emulator.clearFaults();
   }
-  // Trap 14: a run of 40000s across distinct tokens; the probe finds our API token refused.
+  // A run of 40000s across distinct tokens; the probe finds our API token refused.
   emulator.injectFault({ endpoint: 'E3', type: 'code', code: 40101, count: 1 });
   for (let i = 0; i < 25; i += 1) await app.bearer(cap.canary(`CANARYrun${i}x${CANARY.unknownUserToken}`));
   // The circuit opens, probes and closes.
