@@ -5,8 +5,7 @@ import type { PlatformClient } from '../lib/index.js';
 import { SessionRegistry, type SessionEndReason } from '../lib/realtime/index.js';
 import { useSocketIoAuth } from '../lib/socket-io/index.js';
 import type { Logger } from '../lib/types.js';
-import { attachWebSocket } from '../lib/ws/index.js';
-import { refuseUnservedUpgrades } from './unserved-upgrades.js';
+import { attachWebSocket, refuseUnservedUpgrades } from '../lib/ws/index.js';
 
 /** Options of {@link createRealtime}. */
 export interface RealtimeConfig {

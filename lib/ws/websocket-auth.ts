@@ -23,7 +23,7 @@ export interface WebSocketAuthOptions {
   authenticate: Authenticator<object, never>;
   /** The live-session registry shared with the other transports. */
   registry: SessionRegistry;
-  /** Upgrade path served; default `'/ws'`. Other paths are left to other listeners. */
+  /** Upgrade path served; default `'/ws'`. Other paths are left to other listeners (end with `refuseUnservedUpgrades`). */
   path?: string | undefined;
   /** Name of the web token cookie accepted on the upgrade (e.g. `'SUAT'`); default: none. */
   cookie?: string | undefined;

@@ -1,11 +1,22 @@
 import { STATUS_CODES, type Server } from 'node:http';
-import { PlatformError, problemResponse } from '../lib/index.js';
+import { PlatformError } from '../errors/index.js';
+import { problemResponse } from '../middleware/problem-response.js';
 
 /**
  * Answers 404 (problem+json) to an upgrade on a path no handler serves. Once
- * any `'upgrade'` listener exists, Node leaves every upgrade to the listeners:
- * without this one, an upgrade to another path would hold its socket open
- * forever (and keep a graceful shutdown from ending).
+ * any `'upgrade'` listener exists (`attachWebSocket` adds one), Node leaves
+ * every upgrade to the listeners: without this one, an upgrade to another
+ * path would hold its socket open forever (and keep a graceful shutdown from
+ * ending). Register it after every upgrade handler of the server.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { refuseUnservedUpgrades } from 'passport-game-platform/ws';
+ * const server = createServer();
+ * // attachWebSocket(server, { ..., path: '/ws' }); new Server(server) for Socket.IO ...
+ * refuseUnservedUpgrades(server, (pathname) => pathname === '/ws' || pathname.startsWith('/socket.io/'));
+ * ```
  */
 export function refuseUnservedUpgrades(server: Server, served: (pathname: string) => boolean): void {
   server.on('upgrade', (req, socket) => {
