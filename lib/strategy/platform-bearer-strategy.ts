@@ -100,10 +100,18 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerBas
       try {
         this.reject(actions, req, err);
       } catch (again) {
-        this.escalate(actions, again);
+        // passport's fail() writes on the response it was given; a bare `{}` (Socket.IO's
+        // recipe) cannot take a header, so the refusal itself goes to next(err) instead.
+        this.escalate(actions, err instanceof PlatformError && !err.isServerFault ? err.withRealm(this.core.realm) : again);
       }
     };
-    const verified = this.core(req, watch === undefined ? undefined : { signal: watch.signal });
+    let verified: Promise<Express.User>;
+    try {
+      verified = this.core(req, watch === undefined ? undefined : { signal: watch.signal });
+    } catch (err) {
+      // A request shape the core cannot read is refused through the actions, never thrown at the framework.
+      return failed(err);
+    }
     if (this.verifyUser === undefined) {
       verified.then((user) => succeed(user, undefined), failed);
     } else {
@@ -138,7 +146,7 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerBas
   // passport.initialize()): report it once through error(), never rethrow.
   private escalate(actions: StrategyActions, err: unknown): void {
     try {
-      actions.error(toPlatformError(err, 'passport action', this.logger));
+      actions.error(err instanceof PlatformError ? err : toPlatformError(err, 'passport action', this.logger));
     } catch (again) {
       this.logger.error({ errorMessage: again instanceof Error ? again.message : String(again) }, 'passport-game-platform: error() threw');
     }
@@ -146,13 +154,30 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerBas
 }
 
 // Express puts the response on the request: abort the platform call when the client hangs up.
+// Other frameworks hand passport other shapes (Socket.IO's polling handshake has `res: null`,
+// a gateway passes a socket): anything that is not an event emitter means "nothing to watch".
 function abortOnHangUp(req: Request): { signal: AbortSignal; stop(): void } | undefined {
-  const res = (req as { res?: Request['res'] }).res;
-  if (res === undefined || typeof res.once !== 'function') return undefined;
+  const res: unknown = (req as { res?: unknown } | null | undefined)?.res;
+  if (res === null || typeof res !== 'object') return undefined;
+  const emitter = res as Partial<Pick<Request['res'] & object, 'once' | 'off' | 'writableEnded'>>;
+  if (typeof emitter.once !== 'function' || typeof emitter.off !== 'function') return undefined;
   const aborter = new AbortController();
   const onClose = (): void => {
-    if (!res.writableEnded) aborter.abort(CALLER_GONE);
+    if (emitter.writableEnded !== true) aborter.abort(CALLER_GONE);
   };
-  res.once('close', onClose);
-  return { signal: aborter.signal, stop: () => res.off('close', onClose) };
+  try {
+    emitter.once('close', onClose);
+  } catch {
+    return undefined;
+  }
+  return {
+    signal: aborter.signal,
+    stop: () => {
+      try {
+        emitter.off!('close', onClose);
+      } catch {
+        // A foreign emitter that cannot remove its listener costs one closure, not an answer.
+      }
+    },
+  };
 }
