@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ClientAction, PlatformError } from '../errors/index.js';
+import { jitteredRetryAfter } from './retry-after-jitter.js';
 
 /** Prefix of the `type` URIs of our problem bodies. */
 export const PROBLEM_TYPE_PREFIX = 'urn:passport-game-platform:problem:';
@@ -57,14 +58,18 @@ export function problemBody(error: PlatformError, options: ProblemOptions = {}):
 
 /**
  * Body and headers (`WWW-Authenticate` when the error has a challenge,
- * `Retry-After` on 503) for a `PlatformError`; `realm` overrides the error's.
+ * `Retry-After` on 503 and 429) for a `PlatformError`; `realm` overrides the error's.
+ * A 503's `Retry-After` is the error's `retryAfter` spread over 60 % to 140 %
+ * (5 s: 3 to 7 s), drawn again for every answer.
  */
 export function problemFor(error: PlatformError, realm?: string, options: ProblemOptions = {}): Problem {
   const headers: Record<string, string> = {};
   const challenge = (realm === undefined ? error : error.withRealm(realm)).challenge;
   if (challenge !== undefined) headers['WWW-Authenticate'] = challenge;
   const retryAfter = error.retryAfter;
-  if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
+  // A 503 (overload, outage) is spread so obedient clients do not return together; a 429 keeps
+  // its exact window, which is the limiter's own.
+  if (retryAfter !== undefined) headers['Retry-After'] = String(error.status === 503 ? jitteredRetryAfter(retryAfter) : retryAfter);
   return { body: problemBody(error, options), headers };
 }
 

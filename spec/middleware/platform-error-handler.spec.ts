@@ -42,7 +42,7 @@ describe.each(EXPRESS_VERSIONS)('platformErrorHandler on %s', (_version, express
     const logger = memoryLogger();
     const res = await request(appThrowing(expressFn, errorForTransportFault('timeout', 'E2'), { logger })).get('/x');
     expect(res.status).toBe(503);
-    expect(res.headers['retry-after']).toBe('5');
+    expect(res.headers['retry-after']).toMatch(/^[3-7]$/);
     expect(logger.lines.map((l) => l.level)).toEqual(['warn']);
   });
 
