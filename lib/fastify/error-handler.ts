@@ -2,9 +2,10 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { faultLogger } from '../adapters/fault-log.js';
 import { guardedLogger } from '../auth/default-logger.js';
 import { checkLogger } from '../auth/resolve-options.js';
-import { isPlatformError } from '../errors/index.js';
+import { isPlatformError, type PlatformError } from '../errors/index.js';
 import { problemResponse } from '../middleware/problem-response.js';
 import type { Logger } from '../types.js';
+import { verifierFailureOf } from './verifier-failure.js';
 
 /** Options of {@link gamePlatformErrorHandler}. */
 export interface GamePlatformErrorHandlerOptions {
@@ -15,11 +16,21 @@ export interface GamePlatformErrorHandlerOptions {
 /** A Fastify error handler, for `app.setErrorHandler(...)`. */
 export type FastifyErrorHandler = (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => FastifyReply;
 
+// Another `@fastify/auth` verifier's refusal (its 401/403, or the 401 @fastify/auth sets when
+// every verifier failed); a route's own fault after a verifier accepted stays the app's.
+function isRefusal(error: Error, reply: FastifyReply): boolean {
+  const own = (error as { statusCode?: unknown }).statusCode;
+  const status = typeof own === 'number' ? own : reply.statusCode;
+  return status === 401 || status === 403;
+}
+
 /**
  * Renders a `PlatformError` that a route throws (a member lookup that finds
  * nobody, a platform outage during `client.lookupMember`) as our problem
  * answer; anything else is rethrown to Fastify's default handler. The
  * `requireGameUser` hook answers its own failures and needs no handler.
+ * Under `@fastify/auth`, a request that `verifyGameUser` and every other
+ * verifier refused (401/403) is answered with `verifyGameUser`'s refusal.
  *
  * @example
  * ```ts
@@ -31,10 +42,15 @@ export type FastifyErrorHandler = (error: FastifyError | Error, request: Fastify
  */
 export function gamePlatformErrorHandler(options: GamePlatformErrorHandlerOptions = {}): FastifyErrorHandler {
   const logFault = faultLogger(guardedLogger(checkLogger(options.logger, 'gamePlatformErrorHandler')));
-  return function gamePlatformErrorHandler(error, _request, reply) {
-    if (!isPlatformError(error)) throw error;
-    logFault(error);
-    const { status, headers, body } = problemResponse(error);
+  return function gamePlatformErrorHandler(error, request, reply) {
+    const ours = verifierFailureOf(request);
+    let rendered: PlatformError;
+    if (isPlatformError(error)) rendered = error;
+    else if (ours !== undefined && isRefusal(error, reply)) rendered = ours;
+    else throw error;
+    // verifyGameUser logged its own refusal already.
+    if (rendered !== ours) logFault(rendered);
+    const { status, headers, body } = problemResponse(rendered);
     return reply.code(status).headers(headers).send(JSON.stringify(body));
   };
 }

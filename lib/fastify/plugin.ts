@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { adapterCore, type AdapterOptions } from '../adapters/adapter-core.js';
+import { isPlatformError } from '../errors/index.js';
 import { problemResponse } from '../middleware/problem-response.js';
 import type { GameUser } from '../types.js';
+import { rememberVerifierFailure } from './verifier-failure.js';
 
 /**
  * The player on `request.user`. Extend it by declaration merging when
@@ -20,6 +22,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Route hook (`preHandler` or `onRequest`) that authenticates the player or answers our problem body. */
     requireGameUser: preHandlerAsyncHookHandler;
+    /**
+     * Verifier for `@fastify/auth`: sets `request.user`, or throws our `PlatformError`
+     * without answering, so `app.auth([app.verifyGameUser, other])` can fall through.
+     */
+    verifyGameUser: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
 }
 
@@ -45,6 +52,16 @@ const plugin: FastifyPluginAsync<FastifyGamePlatformOptions> = async (fastify: F
     }
     return undefined;
   });
+  fastify.decorate('verifyGameUser', async function verifyGameUser(request: FastifyRequest, reply: FastifyReply) {
+    try {
+      request.user = await core.authenticate(request, reply);
+    } catch (err) {
+      // Faults are logged here: the error handler never sees ours when another verifier accepts.
+      core.logFault(err);
+      if (isPlatformError(err)) rememberVerifierFailure(request, err);
+      throw err;
+    }
+  });
 };
 
 /**
@@ -54,6 +71,13 @@ const plugin: FastifyPluginAsync<FastifyGamePlatformOptions> = async (fastify: F
  * body and its `WWW-Authenticate`, `Retry-After` and `Cache-Control: no-store`
  * headers. Two `Authorization` headers are read from the raw request and
  * answered 400. No session, no `@fastify/passport`.
+ *
+ * It also decorates `verifyGameUser` for `@fastify/auth`: it sets
+ * `request.user` or throws our `PlatformError` without answering, so
+ * `app.auth([app.verifyGameUser, apiKey])` falls through to `apiKey`. With
+ * `app.setErrorHandler(gamePlatformErrorHandler())`, a request every verifier
+ * refused gets our problem answer (our refusal, even when another verifier's
+ * error came last).
  *
  * @example
  * ```ts
@@ -68,6 +92,24 @@ const plugin: FastifyPluginAsync<FastifyGamePlatformOptions> = async (fastify: F
  *   member_no: request.user!.memberNo,
  *   guid: request.user!.guid,
  * }));
+ * ```
+ *
+ * @example
+ * ```ts
+ * import Fastify, { type FastifyRequest } from 'fastify';
+ * import fastifyAuth from '@fastify/auth';
+ * import { PlatformClient } from 'passport-game-platform';
+ * import { fastifyGamePlatform, gamePlatformErrorHandler } from 'passport-game-platform/fastify';
+ *
+ * const client = new PlatformClient({ environment: 'live', clientId: 'id', clientSecret: 'secret', gameId: 'MYGAME' });
+ * const app = Fastify();
+ * await app.register(fastifyGamePlatform, { client });
+ * await app.register(fastifyAuth);
+ * app.setErrorHandler(gamePlatformErrorHandler());
+ * const serverKey = async (request: FastifyRequest) => {
+ *   if (request.headers['x-server-key'] !== process.env.SERVER_KEY) throw new Error('not a game server');
+ * };
+ * app.get('/api/scores', { preHandler: app.auth([app.verifyGameUser, serverKey]) }, async () => ({ ok: true }));
  * ```
  */
 export const fastifyGamePlatform = fp(plugin, { fastify: '5.x', name: 'passport-game-platform' });
