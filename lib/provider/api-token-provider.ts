@@ -25,10 +25,15 @@ import { inScope, newScope, scopeOf } from '../diagnostics/scope.js';
 import type { Scope } from '../diagnostics/scope.js';
 import { tokenEventOf } from './token-event.js';
 
-/** "Our side is at fault" for a while: no E1 call meanwhile. `key` ties it to one refused token; none: E1 itself failed (40105). */
+/**
+ * "Our side is at fault" for a while: no E1 call meanwhile. `key` and `code` tie it to one
+ * refused token and the way it was refused (a token refused as unknown may later expire for
+ * real, and an expiry always deserves a new token); no key: E1 itself failed (40105).
+ */
 interface Refusal {
   readonly error: PlatformError;
   readonly key: string | undefined;
+  readonly code: number | undefined;
   /** Monotonic end. */
   readonly until: number;
 }
@@ -94,7 +99,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
         return held.token;
       }
     }
-    const blocked = this.#blocked(undefined);
+    const blocked = this.#blocked(undefined, undefined);
     if (blocked !== undefined) throw blocked;
     return waitUntil(this.#issueShared(), options.deadline, () => errorForTransportFault('timeout', 'E1'), options.signal);
   }
@@ -104,9 +109,10 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
    * token refused (40101/40103 by default), drops it, gets one from E1 and
    * runs the operation once more, even when E1 hands the refused token back
    * (the platform may have refused it in passing). Refused again: a
-   * configuration fault (500), logged once, and no E1 call for that token for
-   * {@link CONFIGURATION_BACKOFF_MS}. Any accepted answer clears every such
-   * state at once.
+   * configuration fault (500), logged once, and no E1 call for that token
+   * refused that way for {@link CONFIGURATION_BACKOFF_MS}; the same token
+   * refused another way (a 40101 storm's token later expiring, 40103) gets
+   * its new token at once. Any accepted answer clears every such state at once.
    */
   async withToken<T extends TokenReply>(attempt: (apiToken: string) => Promise<T>, options: WithTokenOptions<T>): Promise<T> {
     const trace = options.trace ?? {};
@@ -114,8 +120,9 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
     const first = await this.getToken(options);
     trace.apiToken = first;
     const reply = await attempt(first);
-    if ((await refusal(reply, first)) === undefined) return this.#answered(reply, options);
-    const blocked = this.#blocked(tokenKey(first));
+    const firstCode = await refusal(reply, first);
+    if (firstCode === undefined) return this.#answered(reply, options);
+    const blocked = this.#blocked(tokenKey(first), firstCode);
     if (blocked !== undefined) throw blocked;
     trace.reissued = true;
     if (this.#held?.token === first) {
@@ -171,24 +178,25 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
     return this.#refusal;
   }
 
-  /** The error while backing off: any global refusal, or the one tied to `key`. */
-  #blocked(key: string | undefined): PlatformError | undefined {
+  /** The error while backing off: any global refusal, or the one tied to `key` refused with `code`. */
+  #blocked(key: string | undefined, code: number | undefined): PlatformError | undefined {
     const refusal = this.#current();
     if (refusal === undefined) return undefined;
-    return refusal.key === undefined || refusal.key === key ? refusal.error : undefined;
+    if (refusal.key === undefined) return refusal.error;
+    return refusal.key === key && refusal.code === code ? refusal.error : undefined;
   }
 
-  #refuse(error: PlatformError, key: string | undefined): void {
-    this.#refusal = { error, key, until: this.config.monotonic.now() + CONFIGURATION_BACKOFF_MS };
+  #refuse(error: PlatformError, key: string | undefined, code: number | undefined): void {
+    this.#refusal = { error, key, code, until: this.config.monotonic.now() + CONFIGURATION_BACKOFF_MS };
   }
 
   /** Refused again after a reissue, so a configuration fault: one log line, no storm of E1 calls. */
   #refusedAgain<T extends TokenReply>(token: string, code: number, options: WithTokenOptions<T>, handedBack: boolean): PlatformError {
     const key = tokenKey(token);
-    const active = this.#blocked(key);
+    const active = this.#blocked(key, code);
     if (active !== undefined) return active;
     const error = errorForPlatformCode(code, options.endpoint);
-    this.#refuse(error, key);
+    this.#refuse(error, key, code);
     const why = handedBack ? ' E1 handed the refused token back.' : '';
     const print = fingerprint(token);
     this.reportFault(
@@ -272,7 +280,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
   #failed(error: unknown, started: number): PlatformError {
     const failure = isPlatformError(error) ? error : errorForTransportFault('network', 'E1');
     // 40105, 41002: no E1 call for a while (no storm).
-    if (failure.kind === 'configuration') this.#refuse(failure, undefined);
+    if (failure.kind === 'configuration') this.#refuse(failure, undefined, undefined);
     const text = failure.kind === 'configuration' ? failure.message : `API token issuance failed: ${failure.message}`;
     this.reportFault(failure, { code: failure.code, endpoint: 'E1' }, this.config.logger, text);
     if (apiTokenStateChannel.hasSubscribers) {

@@ -107,4 +107,36 @@ describe('recovery once the platform accepts our API token again', () => {
     }
     expect(count('E1')).toBe(4);
   });
+
+  it('gets a new token for a real expiry (40103) of the token a 40101 storm refused, and serves 200 at once', async () => {
+    // The provider's own clock stands still, so it keeps trusting the token the platform lets expire.
+    const now = 0;
+    const short = new PlatformClient(configFor(emulator, { clientId: 'short-client', clientSecret: 'short-secret-value', clock: { now: () => now } }));
+    try {
+      const refused = await short.provider.getToken();
+      emulator.injectFault({ endpoint: 'E2', type: 'code', code: 40101, count: -1 });
+      for (let i = 0; i < 3; i += 1) {
+        expectPlatformError(await rejectionOf(() => short.verifyUserToken(user())), 'configuration', 500);
+      }
+      const issuedDuringStorm = count('E1');
+      // The storm heals with no call in between; meanwhile the refused token really expired.
+      emulator.clearFaults();
+      emulator.advanceClock(1_000_000);
+      expect(await short.verifyUserToken(user())).toEqual(PLAYER);
+      const [expired, served] = emulator.requests({ endpoint: 'E2' }).slice(-2);
+      expect([expired?.code, served?.code, count('E1')]).toEqual([40103, 0, issuedDuringStorm + 1]);
+      expect(await short.provider.getToken()).not.toBe(refused);
+    } finally {
+      short.close();
+    }
+  });
+
+  it('still backs off a 40103 storm: a fresh token refused as expired again is not reissued for every call', async () => {
+    await c.provider.getToken();
+    emulator.injectFault({ endpoint: 'E2', type: 'code', code: 40103, count: -1 });
+    for (let i = 0; i < 4; i += 1) {
+      expectPlatformError(await rejectionOf(() => c.verifyUserToken(user())), 'configuration', 500);
+    }
+    expect(count('E1')).toBe(2);
+  });
 });
