@@ -2,13 +2,14 @@
 // built once from checked options, seen through the framework's request and
 // response. Failures are rendered by the core's `problemResponse`.
 import { CALLER_GONE } from '../http/aborted.js';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticatorFor } from '../auth/authenticate.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
 import type { AuthenticateOptions, AuthorizeUser, AuthRequest, MapUser } from '../auth/types.js';
+import { handshakeToken, handshakeView } from '../realtime/handshake.js';
 import type { GameUser } from '../types.js';
 import { faultLogger } from './fault-log.js';
-import { authRequestOf, originalOf } from './request-view.js';
+import { authRequestOf, originalOf, withOriginal } from './request-view.js';
 
 /**
  * Options of the framework adapters: the core's (`client`, `realm`,
@@ -28,6 +29,14 @@ export interface AdapterCore<U extends object = object, R extends object = objec
    * the platform call is aborted when the client hangs up first.
    */
   authenticate(req: R, res?: object): Promise<GameUser & U>;
+  /**
+   * Authenticates a socket's opening request (a WebSocket upgrade, a
+   * Socket.IO handshake) as the real-time adapters do: `Authorization:
+   * Bearer`, the web token cookie (when `tokenFrom.cookie` names it), or
+   * `explicitToken` (Socket.IO's `handshake.auth.token`); never the URL.
+   * The hooks receive the socket given as `owner`.
+   */
+  authenticateHandshake(request: IncomingMessage, explicitToken: unknown, owner: R, signal?: AbortSignal): Promise<GameUser & U>;
   /**
    * Logs a server-side fault (503, 500) the adapter answers, as the Express
    * error handler does: one line per kind and code a minute.
@@ -53,6 +62,7 @@ export function adapterCore<U extends object, R extends object>(options: Adapter
     authorize: (typeof authorize === 'function' ? (user, view) => authorize(user, originalOf<R>(view)) : authorize) as AuthorizeUser<U, AuthRequest> | undefined,
   }, owner);
   const core = authenticatorFor(resolved);
+  const cookie = resolved.tokenFrom.cookie;
   return Object.freeze({
     realm: core.realm,
     logFault: faultLogger(resolved.logger),
@@ -65,6 +75,11 @@ export function adapterCore<U extends object, R extends object>(options: Adapter
       };
       out.once('close', onClose);
       return core(authRequestOf(req), { signal: aborter.signal }).finally(() => out.off('close', onClose));
+    },
+    async authenticateHandshake(request: IncomingMessage, explicitToken: unknown, owner: R, signal?: AbortSignal): Promise<GameUser & U> {
+      const view = handshakeView(request);
+      const { token, source } = handshakeToken(view, cookie, explicitToken);
+      return core.token(token, { req: withOriginal(view, owner), source, ...(signal === undefined ? {} : { signal }) });
     },
   });
 }

@@ -36,6 +36,11 @@ export function authRequestOf(req: object): AuthRequest {
   } as AuthRequest;
 }
 
+/** `view` with `original` as the object the hooks receive (a socket behind its handshake). */
+export function withOriginal(view: AuthRequest, original: object): AuthRequest {
+  return Object.defineProperty(view, ORIGINAL, { value: original, enumerable: false });
+}
+
 /** The framework's request behind a view built by {@link authRequestOf}. */
 export function originalOf<R>(view: AuthRequest): R {
   return ((view as { [ORIGINAL]?: R })[ORIGINAL] ?? view) as R;

@@ -154,9 +154,11 @@ describe('GamePlatformModule', () => {
     }
   });
 
-  it('refuses to guard a context that is not HTTP', async () => {
-    const guard = new GamePlatformGuard({ authenticate: async () => ({ memberNo: '1', guid: null }), logFault: () => {}, realm: 'r' });
-    const context = { getType: () => 'ws' } as unknown as ExecutionContext;
-    await expect(guard.canActivate(context)).rejects.toThrow('GamePlatformGuard protects HTTP routes');
+  it('refuses to guard a context that is neither HTTP nor a gateway', async () => {
+    const guard = new GamePlatformGuard({
+      authenticate: async () => ({ memberNo: '1', guid: null }), authenticateHandshake: async () => ({ memberNo: '1', guid: null }), logFault: () => {}, realm: 'r',
+    });
+    const context = { getType: () => 'rpc' } as unknown as ExecutionContext;
+    await expect(guard.canActivate(context)).rejects.toThrow('GamePlatformGuard protects HTTP routes and Socket.IO gateways');
   });
 });
