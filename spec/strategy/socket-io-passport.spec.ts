@@ -105,4 +105,12 @@ describe('any request shape gets an answer, never a throw', () => {
   ])('%s', async (_name, req) => {
     await expect(run(req)).resolves.toBe('success');
   });
+
+  it.each([
+    ['no headers at all', {}],
+    ['a socket-like object', { id: 'abc', data: {}, handshake: { auth: {} }, emit() {} }],
+    ['headers that are not an object', { headers: 'Bearer okTok' }],
+  ])('%s: refused through the actions', async (_name, req) => {
+    await expect(run(req)).resolves.toMatch(/^(fail|error)$/);
+  });
 });
