@@ -300,6 +300,7 @@ export class SessionRegistry {
       group = { key, token, source, memberNo: connection.memberNo, connections: new Set(), lastVerifiedAt: verifiedAt };
       this.#groups.set(key, group);
       this.#members.add(group);
+      this.reverifier.track(group);
     } else {
       if (verifiedAt > group.lastVerifiedAt) group.lastVerifiedAt = verifiedAt;
       group.failure = undefined; // just verified: good again
@@ -317,6 +318,7 @@ export class SessionRegistry {
     if (group.connections.delete(connection) && group.connections.size === 0) {
       this.#groups.delete(group.key);
       this.#members.delete(group);
+      this.reverifier.forget(group);
     }
   }
 
