@@ -59,8 +59,9 @@ function shareIds(user: GameUser, like: GameUser): void {
  * successful verification, found by member or by token digest in O(1).
  * A connection is forgotten (token included) as soon as it closes.
  *
- * It re-verifies every distinct live token once per interval, spread over the
- * interval (see {@link Reverifier}), handles in-band refreshes, and ends
+ * It re-verifies every distinct live token, each at most one interval after
+ * its last verification began, spread over the interval (see
+ * {@link Reverifier}), handles in-band refreshes, and ends
  * connections on purpose: by member (`admin`), by token (`logout`), all of
  * them on shutdown.
  *
