@@ -13,7 +13,11 @@ export const WS_CLOSE = {
   INTERNAL_ERROR: 1011,
   /** Server shutdown: reconnect (to another instance). */
   GOING_AWAY: 1001,
-  /** The client broke the protocol (`too_many_messages` while its first-message authentication was pending). */
+  /**
+   * The client broke a bound: `too_many_messages` or `too_many_bytes` while its
+   * first-message authentication was pending, `send_buffer_full` when it stopped
+   * reading what we queued for it while it kept sending.
+   */
   POLICY_VIOLATION: 1008,
 } as const;
 

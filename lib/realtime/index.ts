@@ -11,5 +11,6 @@ export { Reverifier, DEFAULT_REVERIFY_INTERVAL_MS, DEFAULT_REVERIFY_GRACE_MS } f
 export type { ReverifyOptions, ReverifyStats } from './reverifier.js';
 export { WS_CLOSE, closeCodeFor, closeFrameFor } from './close-codes.js';
 export { DEFAULT_MIN_REFRESH_INTERVAL_MS } from './refresh-limit.js';
+export { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_PRE_AUTH_BYTES, OUTBOUND_OVERFLOW, checkByteBound, exceedsOutbound } from './byte-bounds.js';
 export { PendingHandshakes, shuttingDown } from './pending-handshakes.js';
 export type { Transport, SessionEndReason, ConnectionEnding, ConnectionInit, SessionEndEvent } from './types.js';

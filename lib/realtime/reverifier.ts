@@ -35,28 +35,49 @@ function checkMs(value: unknown, name: string, fallback: number): number {
   return value;
 }
 
+/** Most ms a verification is started ahead of its token's deadline, so that its answer lands within the interval. */
+const MAX_LEAD_MS = 15_000;
+
+interface Round {
+  /** Verifications this round still has to start. */
+  remaining: number;
+  stats: ReverifyStats;
+  pending: Promise<void>[];
+}
+
 /**
- * Verifies every distinct live token once per interval. A pass takes a
- * snapshot of the tokens and starts their verifications one by one, evenly
- * spread over the interval, so thousands of sockets never make a burst; each
- * goes through the authenticator, so through the shared client (its
- * single-flight, concurrency limit and cache). 40000 or 46217 (or a denial by
- * `authorize`) ends the token's connections with that action; an outage or a
- * server-side fault only does so once no verification of that token has
- * succeeded for the grace period. Emits `'pass'` with its {@link ReverifyStats}
- * when a pass's verifications have all settled.
+ * Verifies every distinct live token again, each at most one interval after
+ * its last verification began, so a token the platform refused ends its
+ * connections within one interval of the refusal. Tokens wait in a queue
+ * ordered by deadline (a token joins at the back, with the latest deadline;
+ * one verified goes back there): the head is started when its deadline comes,
+ * or earlier when evenly pacing the queue over the interval reaches it, so
+ * thousands of sockets opened together never make a burst later. A deadline
+ * is the interval minus a lead (a tenth of it, at most 15 s) after the last
+ * start, which leaves the answer time to arrive within the interval.
+ *
+ * Each verification goes through the authenticator, so through the shared
+ * client (its single-flight, concurrency limit and cache). 40000 or 46217
+ * (or a denial by `authorize`) ends the token's connections with that
+ * action; an outage or a server-side fault only does so once no verification
+ * of that token has succeeded for the grace period. Emits `'pass'` with its
+ * {@link ReverifyStats} each time the tokens queued when a round began have
+ * each been verified once and those verifications have settled.
  */
 export class Reverifier extends EventEmitter<{ pass: [ReverifyStats] }> {
   readonly intervalMs: number;
   readonly graceMs: number;
+  /** How long after a verification began the next one of that token is due, in ms. */
+  readonly cadenceMs: number;
   readonly #registry: SessionRegistry;
   readonly #authenticate: Authenticator<object, never>;
+  /** Live token groups and when each is due (performance.now() ms), earliest first. */
+  readonly #due = new Map<TokenGroup, number>();
   #timer: NodeJS.Timeout | undefined;
-  #queue: (TokenGroup | undefined)[] = [];
-  #gapMs = 0;
-  #passStart = 0;
+  #running = false;
+  #lastStart = 0;
   #inFlight = 0;
-  #pass: { stats: ReverifyStats; pending: Promise<void>[] } | undefined;
+  #round: Round | undefined;
 
   constructor(registry: SessionRegistry, options: ReverifyOptions & { authenticate: Authenticator<object, never> }) {
     super();
@@ -64,6 +85,7 @@ export class Reverifier extends EventEmitter<{ pass: [ReverifyStats] }> {
     this.#authenticate = options.authenticate;
     this.intervalMs = checkMs(options.reverifyIntervalMs, 'reverifyIntervalMs', DEFAULT_REVERIFY_INTERVAL_MS);
     this.graceMs = checkMs(options.reverifyGraceMs, 'reverifyGraceMs', DEFAULT_REVERIFY_GRACE_MS);
+    this.cadenceMs = this.intervalMs - Math.min(Math.floor(this.intervalMs / 10), MAX_LEAD_MS);
   }
 
   /** Verifications started and not finished yet. */
@@ -71,24 +93,39 @@ export class Reverifier extends EventEmitter<{ pass: [ReverifyStats] }> {
     return this.#inFlight;
   }
 
-  /** Starts the interval timer (idempotent; no-op when the interval is 0). */
+  /** Starts re-verifying (idempotent; no-op when the interval is 0). */
   start(): void {
-    if (this.#timer !== undefined || this.intervalMs === 0) return;
-    this.#schedule(this.intervalMs, () => this.#beginPass());
+    if (this.#running || this.intervalMs === 0) return;
+    this.#running = true;
+    this.#lastStart = performance.now();
+    this.#arm();
   }
 
   /** Stops the timer; verifications in flight finish. */
   stop(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#queue = [];
-    this.#pass = undefined;
+    this.#running = false;
+    this.#round = undefined;
+  }
+
+  /** @internal A new live token, verified just now: due one cadence from now, at the back of the queue. */
+  track(group: TokenGroup): void {
+    if (this.intervalMs === 0) return;
+    this.#due.set(group, performance.now() + this.cadenceMs);
+    // One more token to pace over the interval: the head may now be due sooner.
+    if (this.#running) this.#arm();
+  }
+
+  /** @internal A token no connection holds any more. */
+  forget(group: TokenGroup): void {
+    this.#due.delete(group);
   }
 
   /**
    * Verifies every distinct live token now, all at once (the client's
    * concurrency limit still applies). For tests and operators; the interval
-   * spreads its pass instead.
+   * spreads its verifications instead.
    */
   async verifyAll(): Promise<ReverifyStats> {
     const stats: ReverifyStats = { verified: 0, ended: 0, failures: 0 };
@@ -96,41 +133,42 @@ export class Reverifier extends EventEmitter<{ pass: [ReverifyStats] }> {
     return stats;
   }
 
-  #schedule(ms: number, fn: () => void): void {
-    this.#timer = setTimeout(fn, ms);
+  // (Re)sets the timer for the head of the queue: at its deadline, or sooner when pacing reaches it.
+  #arm(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const head = this.#due.entries().next();
+    if (head.done === true) return;
+    const paced = this.#lastStart + this.cadenceMs / this.#due.size;
+    const at = Math.min(head.value[1], paced);
+    this.#timer = setTimeout(() => this.#next(), Math.max(0, at - performance.now()));
     this.#timer.unref();
   }
 
-  #beginPass(): void {
-    this.#queue = this.#registry.groups();
-    this.#passStart = performance.now();
-    this.#gapMs = this.#queue.length === 0 ? this.intervalMs : this.intervalMs / this.#queue.length;
-    this.#pass = { stats: { verified: 0, ended: 0, failures: 0 }, pending: [] };
-    this.#next(0);
-  }
-
-  // Starts the i-th verification of the pass, then waits for the (i+1)-th slot.
-  #next(index: number): void {
+  #next(): void {
     this.#timer = undefined;
-    const group = this.#queue[index];
-    if (group === undefined) {
-      const wait = Math.max(0, this.#passStart + this.intervalMs - performance.now());
-      this.#queue = [];
-      const pass = this.#pass;
-      this.#pass = undefined;
-      if (pass !== undefined) void Promise.all(pass.pending).then(() => this.emit('pass', pass.stats));
-      this.#schedule(wait, () => this.#beginPass());
-      return;
+    const head = this.#due.keys().next();
+    if (head.done === true) return;
+    const group = head.value;
+    const now = performance.now();
+    this.#lastStart = now;
+    // Back of the queue, due one cadence after this start whatever the answer:
+    // a refusal ends it, a failure is tried again then (the grace decides).
+    this.#due.delete(group);
+    this.#due.set(group, now + this.cadenceMs);
+    const round = this.#round ?? { remaining: this.#due.size, stats: { verified: 0, ended: 0, failures: 0 }, pending: [] };
+    this.#round = round;
+    round.pending.push(this.#verify(group, round.stats));
+    round.remaining = Math.min(round.remaining - 1, this.#due.size);
+    if (round.remaining <= 0) {
+      this.#round = undefined;
+      void Promise.all(round.pending).then(() => this.emit('pass', round.stats));
     }
-    this.#queue[index] = undefined; // keep no token longer than needed
-    const pass = this.#pass ?? { stats: { verified: 0, ended: 0, failures: 0 }, pending: [] };
-    pass.pending.push(this.#verify(group, pass.stats));
-    const due = this.#passStart + (index + 1) * this.#gapMs;
-    this.#schedule(Math.max(0, due - performance.now()), () => this.#next(index + 1));
+    this.#arm();
   }
 
   async #verify(group: TokenGroup, stats: ReverifyStats): Promise<void> {
-    // Closed since the snapshot, or moved to another token by a refresh.
+    // Closed meanwhile, or moved to another token by a refresh.
     if (group.connections.size === 0 || this.#registry.group(group.key) !== group) return;
     this.#inFlight += 1;
     try {

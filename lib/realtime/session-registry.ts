@@ -59,8 +59,9 @@ function shareIds(user: GameUser, like: GameUser): void {
  * successful verification, found by member or by token digest in O(1).
  * A connection is forgotten (token included) as soon as it closes.
  *
- * It re-verifies every distinct live token once per interval, spread over the
- * interval (see {@link Reverifier}), handles in-band refreshes, and ends
+ * It re-verifies every distinct live token, each at most one interval after
+ * its last verification began, spread over the interval (see
+ * {@link Reverifier}), handles in-band refreshes, and ends
  * connections on purpose: by member (`admin`), by token (`logout`), all of
  * them on shutdown.
  *
@@ -300,6 +301,7 @@ export class SessionRegistry {
       group = { key, token, source, memberNo: connection.memberNo, connections: new Set(), lastVerifiedAt: verifiedAt };
       this.#groups.set(key, group);
       this.#members.add(group);
+      this.reverifier.track(group);
     } else {
       if (verifiedAt > group.lastVerifiedAt) group.lastVerifiedAt = verifiedAt;
       group.failure = undefined; // just verified: good again
@@ -317,6 +319,7 @@ export class SessionRegistry {
     if (group.connections.delete(connection) && group.connections.size === 0) {
       this.#groups.delete(group.key);
       this.#members.delete(group);
+      this.reverifier.forget(group);
     }
   }
 

@@ -18,6 +18,8 @@ export interface FirstMessageContext {
   authenticate: Authenticator<object, never>;
   pending: PendingHandshakes;
   timeoutMs: number;
+  /** Most bytes of queued messages; one more closes 1008 `too_many_bytes`. */
+  maxBytes: number;
   /** The registry's clock: when the token's verification began. */
   now(): number;
   /** Makes the socket live; false when it could not (the socket is being closed). */
@@ -26,10 +28,23 @@ export interface FirstMessageContext {
 
 type Queued = [data: RawData, isBinary: boolean];
 
+function sizeOf(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((total, part) => total + part.length, 0);
+  return data.byteLength;
+}
+
+// What `ws` hands us may be a view into a larger read buffer: a kept message
+// must hold only its own bytes, or a few tiny messages pin whole socket reads.
+function ownCopy(data: RawData): RawData {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data);
+}
+
 /**
  * First-message mode: the socket is open, nothing is served until a valid
  * `{"type":"auth","token"}`. Messages that come while that token is being
- * verified are kept (at most {@link MAX_QUEUED_MESSAGES}) and handed to the
+ * verified are kept (at most {@link MAX_QUEUED_MESSAGES}, and at most
+ * `maxBytes` bytes in all) and handed to the
  * live socket's listeners in order; a failed authentication discards them.
  * The wait is tracked in `pending` so shutdown ends it at once.
  */
@@ -38,6 +53,7 @@ export function awaitFirstMessage(ws: WebSocket, req: IncomingMessage, context: 
   const aborter = new AbortController();
   // Undefined until the auth message came; then what came after it.
   let queue: Queued[] | undefined;
+  let queuedBytes = 0;
   // Nothing of the wait (listeners, timer, queue) stays on the socket once it settled.
   const release = (): void => {
     clearTimeout(timer);
@@ -65,10 +81,15 @@ export function awaitFirstMessage(ws: WebSocket, req: IncomingMessage, context: 
   };
   const onMessage = (data: RawData, isBinary: boolean): void => {
     if (queue !== undefined) {
-      if (queue.length < MAX_QUEUED_MESSAGES) return void queue.push([data, isBinary]);
+      const size = sizeOf(data);
+      const tooMany = queue.length >= MAX_QUEUED_MESSAGES;
+      if (!tooMany && queuedBytes + size <= context.maxBytes) {
+        queuedBytes += size;
+        return void queue.push([ownCopy(data), isBinary]);
+      }
       if (!settle()) return;
       aborter.abort(CALLER_GONE);
-      return closeWith(ws, WS_CLOSE.POLICY_VIOLATION, 'too_many_messages');
+      return closeWith(ws, WS_CLOSE.POLICY_VIOLATION, tooMany ? 'too_many_messages' : 'too_many_bytes');
     }
     clearTimeout(timer);
     queue = [];

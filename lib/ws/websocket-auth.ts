@@ -5,12 +5,14 @@ import type { Authenticator } from '../auth/authenticate.js';
 import { CALLER_GONE } from '../http/aborted.js';
 import { PlatformError } from '../errors/index.js';
 import { problemResponse } from '../middleware/problem-response.js';
+import { checkByteBound, DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_PRE_AUTH_BYTES } from '../realtime/byte-bounds.js';
 import { handshakeToken, handshakeView, type HandshakeToken } from '../realtime/handshake.js';
 import { PendingHandshakes, shuttingDown } from '../realtime/pending-handshakes.js';
 import type { LiveConnection, SessionRegistry } from '../realtime/session-registry.js';
 import type { GameUser } from '../types.js';
 import { awaitFirstMessage } from './first-message.js';
-import { closeSocket, parse, refuse, send, SHUTDOWN } from './ws-io.js';
+import { checkHeartbeatInterval, startHeartbeat } from './heartbeat.js';
+import { closeOverflowing, closeSocket, parse, refuse, send, SHUTDOWN } from './ws-io.js';
 
 export { MAX_QUEUED_MESSAGES } from './first-message.js';
 
@@ -33,6 +35,25 @@ export interface WebSocketAuthOptions {
   firstMessageTimeoutMs?: number | undefined;
   /** Largest message accepted, in bytes. Default 64 KiB. */
   maxPayload?: number | undefined;
+  /**
+   * Most bytes queued for one client and not yet taken by it. A client that
+   * stops reading while it keeps sending is closed (1008 `send_buffer_full`)
+   * once what we queued for it would pass this, instead of being buffered
+   * for. Default 1 MiB.
+   */
+  maxBufferedBytes?: number | undefined;
+  /**
+   * Most bytes of messages kept for a first-message client while its token
+   * is being verified (at most {@link MAX_QUEUED_MESSAGES} messages too);
+   * more closes the socket (1008 `too_many_bytes`). Default 64 KiB.
+   */
+  maxPreAuthBytes?: number | undefined;
+  /**
+   * Every connection is pinged this often, in ms; one that answered none of
+   * our pings by the next one is terminated. Default 30000; `0` turns the
+   * heartbeat off.
+   */
+  heartbeatIntervalMs?: number | undefined;
   /** Called for each authenticated connection (add your own message handlers here). */
   onConnection?: ((ws: WebSocket, connection: LiveConnection, req: IncomingMessage) => void) | undefined;
 }
@@ -53,12 +74,6 @@ export interface AttachedWebSocket {
 }
 
 function ignore(): void {}
-
-// A bad frame closes the socket (ws does that itself); the error event must not crash the process.
-function ignoreErrors(ws: WebSocket): WebSocket {
-  ws.on('error', ignore);
-  return ws;
-}
 
 function destroySelf(this: Duplex): void {
   this.destroy();
@@ -92,7 +107,19 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
   const path = options.path ?? '/ws';
   const firstMessage = options.firstMessage ?? true;
   const firstMessageTimeoutMs = options.firstMessageTimeoutMs ?? FIRST_MESSAGE_TIMEOUT_MS;
+  const maxBufferedBytes = checkByteBound(options.maxBufferedBytes, 'attachWebSocket', 'maxBufferedBytes', DEFAULT_MAX_BUFFERED_BYTES);
+  const maxPreAuthBytes = checkByteBound(options.maxPreAuthBytes, 'attachWebSocket', 'maxPreAuthBytes', DEFAULT_MAX_PRE_AUTH_BYTES);
+  const heartbeatIntervalMs = checkHeartbeatInterval(options.heartbeatIntervalMs);
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 65_536 });
+  const heartbeat = startHeartbeat(wss, heartbeatIntervalMs);
+
+  // Every socket we create: a bad frame closes it (ws does that itself) and its
+  // error event must not crash the process; the heartbeat watches it from the start.
+  const adopt = (ws: WebSocket): WebSocket => {
+    ws.on('error', ignore);
+    heartbeat.watch(ws);
+    return ws;
+  };
 
   // Per socket we keep only the registry's entry: the listeners below are shared
   // by every socket (`ws` calls them with the socket as `this`).
@@ -108,12 +135,15 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
   function onMessage(this: WebSocket, data: RawData): void {
     const connection = live.get(this);
     if (connection === undefined) return;
+    // A peer that keeps sending while it does not read what we already queued
+    // (answers of ours or of the app's handlers) is closed, not buffered for.
+    if (this.bufferedAmount > maxBufferedBytes) return closeOverflowing(this);
     const message = parse(data);
-    if (message?.type === 'ping') send(this, { type: 'pong', member_no: connection.memberNo });
+    if (message?.type === 'ping') send(this, { type: 'pong', member_no: connection.memberNo }, maxBufferedBytes);
     else if (message?.type === 'auth:refresh') {
       void registry.refresh(connection, message.token).then((result) => {
-        if (result.ok) send(this, { type: 'auth:refreshed', member_no: result.user.memberNo });
-        else if (!result.ended) send(this, { type: 'auth:refresh-failed', problem: problemResponse(result.error).body });
+        if (result.ok) send(this, { type: 'auth:refreshed', member_no: result.user.memberNo }, maxBufferedBytes);
+        else if (!result.ended) send(this, { type: 'auth:refresh-failed', problem: problemResponse(result.error).body }, maxBufferedBytes);
       });
     }
   }
@@ -132,15 +162,18 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
     live.set(ws, connection);
     ws.on('close', onClose);
     ws.on('message', onMessage);
-    send(ws, { type: 'session', member_no: user.memberNo, guid: user.guid });
+    send(ws, { type: 'session', member_no: user.memberNo, guid: user.guid }, maxBufferedBytes);
     onConnection?.(ws, connection, req);
     return true;
   }
 
   // Upgrades still being authenticated: shutdown ends them at once.
   const pending = new PendingHandshakes();
-  const stopListening = registry.onShutdown(() => pending.endAll());
-  const firstMessageContext = { authenticate, pending, timeoutMs: firstMessageTimeoutMs, established, now: () => registry.now() };
+  const stopListening = registry.onShutdown(() => {
+    heartbeat.stop();
+    pending.endAll();
+  });
+  const firstMessageContext = { authenticate, pending, timeoutMs: firstMessageTimeoutMs, maxBytes: maxPreAuthBytes, established, now: () => registry.now() };
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const pathname = (req.url ?? '/').split('?', 1)[0];
@@ -153,31 +186,43 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
       found = { ...handshakeToken(view, cookie), since: registry.now() };
     } catch (err) {
       if (firstMessage && err instanceof PlatformError && err.kind === 'missing_credentials') {
-        wss.handleUpgrade(req, socket, head, (ws) => awaitFirstMessage(ignoreErrors(ws), req, firstMessageContext));
+        wss.handleUpgrade(req, socket, head, (ws) => awaitFirstMessage(adopt(ws), req, firstMessageContext));
         return;
       }
       return refuse(socket, problemResponse(err, { realm: authenticate.realm }));
     }
     const aborter = new AbortController();
-    const onEarlyClose = (): void => {
-      pending.settle(socket);
+    // The client is gone before our answer: its platform call is aborted (its
+    // slot freed) and the socket destroyed. An upgrade socket stays half open
+    // after the client's FIN (no 'close' ever comes), so 'end' counts as gone.
+    const onGone = (): void => {
+      unwatch();
+      if (!pending.settle(socket)) return;
       aborter.abort(CALLER_GONE);
+      socket.destroy();
     };
-    socket.once('close', onEarlyClose);
+    const unwatch = (): void => {
+      socket.off('end', onGone);
+      socket.off('close', onGone);
+      socket.off('error', onGone);
+    };
+    socket.once('end', onGone);
+    socket.once('close', onGone);
+    socket.once('error', onGone);
     pending.add(socket, () => {
-      socket.off('close', onEarlyClose);
+      unwatch();
       aborter.abort(CALLER_GONE);
       refuse(socket, problemResponse(shuttingDown()));
     });
     authenticate.token(found.token, { req: view as never, source: found.source, signal: aborter.signal }).then(
       (user) => {
-        socket.off('close', onEarlyClose);
+        unwatch();
         if (!pending.settle(socket)) return;
         if (!socket.writable) return void socket.destroy();
-        wss.handleUpgrade(req, socket, head, (ws) => void established(ignoreErrors(ws), req, user, found));
+        wss.handleUpgrade(req, socket, head, (ws) => void established(adopt(ws), req, user, found));
       },
       (err: unknown) => {
-        socket.off('close', onEarlyClose);
+        unwatch();
         if (!pending.settle(socket)) return;
         refuse(socket, problemResponse(err, { realm: authenticate.realm }));
       },
@@ -194,6 +239,7 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
     close(): void {
       detach();
       stopListening();
+      heartbeat.stop();
       pending.endAll();
     },
   };

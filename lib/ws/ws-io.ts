@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, RawData } from 'ws';
 import type { ProblemResponse } from '../middleware/problem-response.js';
+import { DEFAULT_MAX_BUFFERED_BYTES, exceedsOutbound, OUTBOUND_OVERFLOW } from '../realtime/byte-bounds.js';
 import { closeFrameFor } from '../realtime/close-codes.js';
 import type { ConnectionEnding } from '../realtime/types.js';
 
@@ -11,8 +12,26 @@ const CLOSE_GRACE_MS = 5_000;
 /** What shutdown tells a socket: `session:ended` `shutdown`, then 1001 `shutdown`. */
 export const SHUTDOWN: ConnectionEnding = Object.freeze({ kind: 'ended', reason: 'shutdown' });
 
-export function send(ws: WebSocket, message: object): void {
-  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+/**
+ * Sends a JSON message, unless what is already queued for the peer plus this
+ * message passes `maxBufferedBytes`: the peer then is not reading, and is
+ * closed (1008 `send_buffer_full`) instead of being buffered for. False when
+ * nothing was sent.
+ */
+export function send(ws: WebSocket, message: object, maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES): boolean {
+  if (ws.readyState !== ws.OPEN) return false;
+  const text = JSON.stringify(message);
+  if (exceedsOutbound(ws.bufferedAmount, Buffer.byteLength(text), maxBufferedBytes)) {
+    closeOverflowing(ws);
+    return false;
+  }
+  ws.send(text);
+  return true;
+}
+
+/** Closes a peer whose queued output passed the bound (1008 `send_buffer_full`). */
+export function closeOverflowing(ws: WebSocket): void {
+  if (ws.readyState === ws.OPEN) closeWith(ws, OUTBOUND_OVERFLOW.code, OUTBOUND_OVERFLOW.reason);
 }
 
 export function closeWith(ws: WebSocket, code: number, reason: string): void {
