@@ -18,6 +18,8 @@ export {
   fromEnv,
   fingerprint,
   silentLogger,
+  CLIENT_SECRET,
+  SecretBox,
 } from './config/index.js';
 export type {
   CircuitBreakerOptions, PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig, ResultCacheOptions,

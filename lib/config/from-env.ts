@@ -1,4 +1,4 @@
-import type { PlatformConfig, ResolvedPlatformConfig } from './platform-config.js';
+import type { PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig } from './platform-config.js';
 import type { PlatformEnvDescription, PlatformEnvReading, PlatformSettingName } from './platform-env-types.js';
 import { PLATFORM_SETTING_NAMES } from './platform-env-types.js';
 import { readPlatformEnv } from './read-platform-env.js';
@@ -11,7 +11,7 @@ type Env = Record<string, string | undefined>;
  * The client options of a reading. Throws a `TypeError` naming the variable
  * (or flag) of its first problem, never a value.
  */
-export function platformOptionsFrom(reading: PlatformEnvReading): PlatformConfig {
+export function platformOptionsFrom(reading: PlatformEnvReading): PlatformConfig & { environment?: PlatformEnvironment } {
   const [problem] = reading.problems;
   if (problem !== undefined) throw configError(problem.message);
   const v = reading.values;
