@@ -5,7 +5,8 @@ import { readPlatformEnv } from './read-platform-env.js';
 import { resolvePlatformConfig } from './resolve-config.js';
 import { configError } from './validate.js';
 
-type Env = Record<string, string | undefined>;
+/** Environment variables, as `process.env` holds them. */
+export type PlatformEnvSource = Readonly<Record<string, string | undefined>>;
 
 /**
  * The client options of a reading. Throws a `TypeError` naming the variable
@@ -30,7 +31,7 @@ function overriddenIn(overrides: Partial<PlatformConfig>): PlatformSettingName[]
   return PLATFORM_SETTING_NAMES.filter((name) => overrides[name] !== undefined);
 }
 
-function readChecked(env: Env, overrides: Partial<PlatformConfig>): { reading: PlatformEnvReading; options: PlatformConfig } {
+function readChecked(env: PlatformEnvSource, overrides: Partial<PlatformConfig>): { reading: PlatformEnvReading; options: PlatformConfig } {
   const reading = readPlatformEnv(env, { overridden: overriddenIn(overrides) });
   return { reading, options: platformOptionsFrom(reading) };
 }
@@ -41,7 +42,7 @@ function readChecked(env: Env, overrides: Partial<PlatformConfig>): { reading: P
  * read (the client secret non-enumerable, so logging the result never shows
  * it); `sources` names, for every setting, its variable or `overrides`.
  */
-function describe(env: Env = process.env, overrides: Partial<PlatformConfig> = {}): PlatformEnvDescription {
+function describe(env: PlatformEnvSource = process.env, overrides: Partial<PlatformConfig> = {}): PlatformEnvDescription {
   const { reading } = readChecked(env, overrides);
   return Object.freeze({ values: reading.values, sources: reading.sources });
 }
@@ -65,7 +66,7 @@ function describe(env: Env = process.env, overrides: Partial<PlatformConfig> = {
  * console.log(`platform from ${sources.environment}, game from ${sources.gameId}`);
  * ```
  */
-export function fromEnv(env: Env = process.env, overrides: Partial<PlatformConfig> = {}): ResolvedPlatformConfig {
+export function fromEnv(env: PlatformEnvSource = process.env, overrides: Partial<PlatformConfig> = {}): ResolvedPlatformConfig {
   return resolvePlatformConfig({ ...readChecked(env, overrides).options, ...overrides });
 }
 
