@@ -9,7 +9,7 @@ describe('bench charts', () => {
       rows: [{ label: 'ours', values: [2668, 2512] }, { label: 'floor', values: [undefined, 3000] }],
     });
     expect(svg.startsWith('<svg ')).toBe(true);
-    expect(svg.match(/<rect x="190" y="\d+" width/g)).toHaveLength(3);
+    expect(svg.match(/<rect x="190" y="\d+" width="[\d.]+" height="16"/g)).toHaveLength(3);
     expect(svg).toContain('2,668 req/s');
     expect(svg).toContain('not measured');
   });
