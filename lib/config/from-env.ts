@@ -56,12 +56,15 @@ function describe(env: PlatformEnvSource = process.env, overrides: Partial<Platf
  * environment; an overridden `baseUrl` or `environment` replaces both
  * location variables. Throws a `TypeError` naming the missing or invalid
  * variable, never its value. `fromEnv.describe(env)` reports where each
- * setting came from.
+ * setting came from. The result may be spread into new options
+ * (`{ ...fromEnv(), cache }`): see {@link ResolvedPlatformConfig}.
  *
  * @example
  * ```ts
  * import { fromEnv, PlatformClient } from 'passport-game-platform';
  * const client = new PlatformClient(fromEnv(process.env, { cache: { ttlMs: 30_000 } }));
+ * // The same, by spreading: the copy keeps the secret (never printed) and resolves again.
+ * const same = new PlatformClient({ ...fromEnv(), cache: { ttlMs: 30_000 } });
  * const { sources } = fromEnv.describe(process.env);
  * console.log(`platform from ${sources.environment}, game from ${sources.gameId}`);
  * ```
