@@ -65,10 +65,8 @@ export type ClientEvents = { call: [CallEvent]; circuit: [CircuitEvent]; probe: 
  *
  * @example
  * ```ts
- * import { PlatformClient, isPlatformError } from 'passport-game-platform';
- * const client = new PlatformClient({
- *   environment: 'live', clientId: 'id', clientSecret: 'secret', gameId: 'MYGAME',
- * });
+ * import { PlatformClient, fromEnv, isPlatformError } from 'passport-game-platform';
+ * const client = new PlatformClient(fromEnv()); // PLATFORM_BASE_URL or PLATFORM_ENV, PLATFORM_CLIENT_ID, ...
  * async function whoIs(tokenFromGameClient: string): Promise<string | null> {
  *   try {
  *     const user = await client.verifyUserToken(tokenFromGameClient);

@@ -51,8 +51,8 @@ const defaultAccepted = (reply: TokenReply): boolean => reply.code === PlatformC
  *
  * @example
  * ```ts
- * import { ApiTokenProvider, PlatformClient } from 'passport-game-platform';
- * const provider = new ApiTokenProvider({ environment: 'live', clientId: 'id', clientSecret: 'secret', gameId: 'MYGAME' });
+ * import { ApiTokenProvider, PlatformClient, fromEnv } from 'passport-game-platform';
+ * const provider = new ApiTokenProvider(fromEnv());
  * provider.on('token', (event) => console.log(event.type, event.fingerprint));
  * const client = new PlatformClient({ provider });
  * ```
