@@ -6,7 +6,7 @@
 
 // Errors: one class, one guard, the platform's codes.
 export { PlatformError, isPlatformError, PlatformCode } from './errors/index.js';
-export type { ErrorKind, ClientAction, PlatformEndpoint } from './errors/index.js';
+export type { ErrorKind, ClientAction, PlatformEndpoint, PlatformErrorInit } from './errors/index.js';
 
 export type { GameUser, Logger, Clock } from './types.js';
 
@@ -18,23 +18,27 @@ export {
   fromEnv,
   fingerprint,
   silentLogger,
+  CLIENT_SECRET,
+  SecretBox,
 } from './config/index.js';
 export type {
   CircuitBreakerOptions, PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig, ResultCacheOptions,
-  PlatformEnvDescription, PlatformEnvValues, PlatformSettingName,
+  PlatformEnvDescription, PlatformEnvValues, PlatformSettingName, PlatformEnvSource, MonotonicClock,
 } from './config/index.js';
-export type { CircuitState, CircuitEvent } from './http/index.js';
+export type { CircuitState, CircuitEvent, HttpLoad } from './http/index.js';
 
 // The platform: the shared API-token owner (E1) and the client (E2, E3, web tokens).
 export { ApiTokenProvider } from './provider/index.js';
-export type { TokenEvent } from './provider/index.js';
+export type {
+  TokenEvent, ProviderState, ApiTokenProviderDeps, GetTokenOptions, WithTokenOptions, TokenReply, TokenTrace, WaitSignal,
+} from './provider/index.js';
 export { PlatformClient } from './client/index.js';
 export type {
-  PlatformClientOptions, CallEvent, MemberQuery, ProbeEvent, ProbeOutcome, ClientHealth, HealthExtras, StoreHealth,
+  PlatformClientOptions, CallEvent, MemberQuery, ClientEvents, VerifyOptions, ProbeEvent, ProbeOutcome, ClientHealth, HealthExtras, StoreHealth,
 } from './client/index.js';
 // Several instances: the verification store and revocation bus interfaces (Redis ones in `/redis`).
 export type {
-  VerificationStore, VerificationStoreHealth, FleetOptions, RevocationBus, SessionEndEvent, SessionEndReason,
+  VerificationStore, VerificationStoreHealth, StoreState, FleetOptions, RevocationBus, SessionEndEvent, SessionEndReason,
 } from './fleet/index.js';
 
 // Instrumentation: the diagnostics_channel names and their payloads (OpenTelemetry and Prometheus recipes in subpaths).
@@ -81,4 +85,5 @@ export type {
   Problem,
   ProblemBody,
   ProblemOptions,
+  SendProblemOptions,
 } from './middleware/index.js';

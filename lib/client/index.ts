@@ -1,5 +1,5 @@
 export { PlatformClient } from './platform-client.js';
-export type { VerifyOptions } from './platform-client.js';
+export type { VerifyOptions, ClientEvents } from './platform-client.js';
 export type { PlatformClientOptions, CallEvent } from './client-options.js';
 export type { MemberQuery } from './client-input.js';
 export { INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS } from './token-run-guard.js';

@@ -45,7 +45,8 @@ export interface VerifyOptions {
   signal?: AbortSignal;
 }
 
-type ClientEvents = { call: [CallEvent]; circuit: [CircuitEvent]; probe: [ProbeEvent]; 'session-end': [SessionEndEvent] };
+/** The events of a {@link PlatformClient}, by name, with their arguments. */
+export type ClientEvents = { call: [CallEvent]; circuit: [CircuitEvent]; probe: [ProbeEvent]; 'session-end': [SessionEndEvent] };
 
 /**
  * The platform's server API: verifies user tokens (E2), web tokens, and looks
@@ -64,10 +65,8 @@ type ClientEvents = { call: [CallEvent]; circuit: [CircuitEvent]; probe: [ProbeE
  *
  * @example
  * ```ts
- * import { PlatformClient, isPlatformError } from 'passport-game-platform';
- * const client = new PlatformClient({
- *   environment: 'live', clientId: 'id', clientSecret: 'secret', gameId: 'MYGAME',
- * });
+ * import { PlatformClient, fromEnv, isPlatformError } from 'passport-game-platform';
+ * const client = new PlatformClient(fromEnv()); // PLATFORM_BASE_URL or PLATFORM_ENV, PLATFORM_CLIENT_ID, ...
  * async function whoIs(tokenFromGameClient: string): Promise<string | null> {
  *   try {
  *     const user = await client.verifyUserToken(tokenFromGameClient);

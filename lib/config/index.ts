@@ -2,6 +2,7 @@ export * from './defaults.js';
 export type { CircuitBreakerOptions, PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig, ResultCacheOptions } from './platform-config.js';
 export { resolvePlatformConfig, configWith } from './resolve-config.js';
 export { fromEnv, platformOptionsFrom } from './from-env.js';
+export type { PlatformEnvSource } from './from-env.js';
 export { readPlatformEnv, platformBaseUrl } from './read-platform-env.js';
 export { PLATFORM_VARIABLES, PLATFORM_SETTING_NAMES } from './platform-env-types.js';
 export type {
@@ -11,5 +12,6 @@ export type {
 export { PLATFORM_HOSTS, environmentOfBaseUrl, isPlatformEnvironment } from './hosts.js';
 export { fingerprint, tokenKey } from './fingerprint.js';
 export { silentLogger } from './silent-logger.js';
+export { CLIENT_SECRET, SecretBox } from './secret-box.js';
 export { monotonicFor, processMonotonic } from './monotonic.js';
 export type { MonotonicClock } from './monotonic.js';

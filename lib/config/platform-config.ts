@@ -1,5 +1,6 @@
 import type { Clock, Logger } from '../types.js';
 import type { MonotonicClock } from './monotonic.js';
+import type { CLIENT_SECRET, SecretBox } from './secret-box.js';
 
 /** Which platform environment the credentials belong to. */
 export type PlatformEnvironment = 'live' | 'sandbox';
@@ -37,11 +38,20 @@ export interface CircuitBreakerOptions {
 export interface PlatformConfig {
   /** The platform's base URL (http or https, no credentials). Takes precedence over `environment`. */
   baseUrl?: string;
-  /** `'live'` (https://api.onstove.com) or `'sandbox'` (https://api.gate8.com). */
-  environment?: PlatformEnvironment;
+  /**
+   * `'live'` (https://api.onstove.com) or `'sandbox'` (https://api.gate8.com).
+   * `'custom'` (what a resolved config reports for any other URL, such as the
+   * emulator's) is accepted beside a `baseUrl`, so a spread copy of a resolved
+   * config resolves again.
+   */
+  environment?: PlatformEnvironment | 'custom';
   /** E1 `client_id`. */
   clientId: string;
-  /** E1 `client_secret`; never logged, never shown by `util.inspect` or JSON. */
+  /**
+   * E1 `client_secret`; never logged, never shown by `util.inspect` or JSON.
+   * May be left out of a spread copy of a resolved config: the copy carries
+   * the secret under {@link CLIENT_SECRET}.
+   */
   clientSecret: string;
   /** The Game ID: E1's `service_id` and E2/E3's `{game_id}`. */
   gameId: string;
@@ -57,7 +67,7 @@ export interface PlatformConfig {
   retryBaseDelayMs?: number;
   /** Cap of one backoff delay and of `Retry-After`; default 1000. */
   retryMaxDelayMs?: number;
-  /** A pino-compatible logger; silent by default. */
+  /** A pino-compatible logger; the client and provider are silent without one. */
   logger?: Logger;
   /**
    * Source of the wall-clock time for API-token lifetimes; default `Date`.
@@ -84,10 +94,14 @@ export interface PlatformConfig {
 
 /**
  * The checked, frozen configuration. `clientSecret` is a non-enumerable
- * property: it is readable, but absent from `Object.keys`, spreads, JSON and
- * `util.inspect`.
+ * property: it is readable, but absent from `Object.keys`, JSON and
+ * `util.inspect`. A spread copy (`{ ...fromEnv(), cache: { ttlMs: 30_000 } }`)
+ * keeps the secret in a {@link SecretBox} under {@link CLIENT_SECRET}, which
+ * prints as `[redacted]`, and resolves again as options.
  */
 export interface ResolvedPlatformConfig {
+  /** The client secret, boxed so that spreads keep it and printing never shows it. */
+  readonly [CLIENT_SECRET]: SecretBox;
   readonly baseUrl: string;
   /** `'custom'` when `baseUrl` is neither the Live nor the Sandbox host. */
   readonly environment: PlatformEnvironment | 'custom';

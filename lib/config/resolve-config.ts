@@ -4,6 +4,7 @@ import * as D from './defaults.js';
 import type { PlatformConfig, ResolvedPlatformConfig } from './platform-config.js';
 import { PLATFORM_HOSTS, environmentOfBaseUrl } from './hosts.js';
 import { monotonicFor } from './monotonic.js';
+import { CLIENT_SECRET, SecretBox, secretFromBox } from './secret-box.js';
 import { silentLogger } from './silent-logger.js';
 import {
   assertVisibleAscii, configError, integerIn, isObject, optionalString, parseBaseUrl, requiredString,
@@ -13,16 +14,25 @@ const resolved = new WeakSet<object>();
 const systemClock: Clock = Object.freeze({ now: () => Date.now() });
 
 function resolveEnvironment(options: Record<string, unknown>): { baseUrl: string; environment: ResolvedPlatformConfig['environment'] } {
-  const env = options.environment;
-  if (env !== undefined && env !== 'live' && env !== 'sandbox') {
+  // 'custom' is what a resolved config reports for an emulator's URL: a
+  // spread copy of it carries that label back in, beside its baseUrl.
+  const given = options.environment;
+  if (given !== undefined && given !== 'live' && given !== 'sandbox' && given !== 'custom') {
     throw configError('"environment" must be "live" or "sandbox"');
   }
+  const env = given === 'custom' ? undefined : given;
   if (options.baseUrl === undefined) {
+    if (given === 'custom') throw configError('"environment" "custom" needs a "baseUrl"');
     if (env === undefined) throw configError('"baseUrl" or "environment" is required');
     return { baseUrl: PLATFORM_HOSTS[env], environment: env };
   }
   const baseUrl = parseBaseUrl(options.baseUrl);
-  return { baseUrl, environment: env ?? environmentOfBaseUrl(baseUrl) ?? 'custom' };
+  const hostEnvironment = environmentOfBaseUrl(baseUrl);
+  // A copy of a Live config told `environment: 'sandbox'` must not keep calling Live.
+  if (env !== undefined && hostEnvironment !== undefined && hostEnvironment !== env) {
+    throw configError(`"baseUrl" is the ${hostEnvironment} platform but "environment" is "${env}": set one of them`);
+  }
+  return { baseUrl, environment: env ?? hostEnvironment ?? 'custom' };
 }
 
 function resolveLogger(value: unknown): Logger {
@@ -75,6 +85,13 @@ function redacted(this: ResolvedPlatformConfig): object {
   return { ...this, clientSecret: '[redacted]' };
 }
 
+// A spread copy of a resolved config has no `clientSecret` (it is not
+// enumerable) but carries the boxed secret; an explicit `clientSecret` wins.
+function resolveSecret(o: Record<string | symbol, unknown>): string {
+  if (o.clientSecret !== undefined) return requiredString(o.clientSecret, 'clientSecret');
+  return requiredString(secretFromBox(o[CLIENT_SECRET]), 'clientSecret');
+}
+
 /**
  * Checks the options once and returns a frozen configuration. Throws a
  * `TypeError` naming the faulty option (never its value). Already resolved
@@ -91,10 +108,10 @@ function redacted(this: ResolvedPlatformConfig): object {
 export function resolvePlatformConfig(options: PlatformConfig | ResolvedPlatformConfig): ResolvedPlatformConfig {
   if (!isObject(options)) throw configError('options must be an object');
   if (resolved.has(options)) return options as ResolvedPlatformConfig;
-  const o = options as unknown as Record<string, unknown>;
+  const o = options as unknown as Record<string | symbol, unknown>;
   const { baseUrl, environment } = resolveEnvironment(o);
   const clientId = requiredString(o.clientId, 'clientId');
-  const clientSecret = requiredString(o.clientSecret, 'clientSecret');
+  const clientSecret = resolveSecret(o);
   const gameId = requiredString(o.gameId, 'gameId');
   assertVisibleAscii(gameId, 'gameId');
   const instanceId = optionalString(o.instanceId, 'instanceId');
@@ -112,6 +129,7 @@ export function resolvePlatformConfig(options: PlatformConfig | ResolvedPlatform
     invalidTokenCacheMs: integerIn(o.invalidTokenCacheMs, 'invalidTokenCacheMs', 0, D.MAX_INVALID_TOKEN_CACHE_MS, D.DEFAULT_INVALID_TOKEN_CACHE_MS),
   };
   Object.defineProperty(config, 'clientSecret', { value: clientSecret, enumerable: false });
+  Object.defineProperty(config, CLIENT_SECRET, { value: new SecretBox(clientSecret), enumerable: true });
   Object.defineProperty(config, inspect.custom, { value: redacted, enumerable: false });
   Object.freeze(config);
   resolved.add(config);

@@ -31,7 +31,11 @@ export class ChannelViewEmitter<T extends Record<keyof T, unknown[]>> extends Ev
   #logger: Logger | undefined;
   readonly #subscriptions: Subscriptions = new Map();
 
-  /** Declares the views (once, from the subclass's constructor). */
+  /**
+   * Declares the views (once, from the subclass's constructor).
+   *
+   * @internal
+   */
   protected viewChannels(views: ChannelViews<T>, logger: Logger): void {
     this.#views = views;
     this.#logger = logger;

@@ -3,7 +3,8 @@ import type { Emulator, EmulatorOptions } from './types.js';
 
 /**
  * What the standalone emulator prints at start: base URL (first line), seeded credentials (dev
- * credentials of the emulator only) and ready `curl` commands.
+ * credentials of the emulator only), the `PLATFORM_*` lines an app's environment needs to reach
+ * this emulator, and ready `curl` commands.
  */
 export function cliBanner(emulator: Emulator, rawSeed: NonNullable<EmulatorOptions['seed']>): string {
   const seed = validateSeed(rawSeed);
@@ -23,6 +24,15 @@ export function cliBanner(emulator: Emulator, rawSeed: NonNullable<EmulatorOptio
   const client = seed.clients.find((c) => c.environment === undefined || c.environment === emulator.environment) ?? seed.clients[0];
   const game = client?.service_id ?? '<game_id>';
   const json = (o: object): string => `'${JSON.stringify(o)}'`;
+  // The same variables fromEnv() reads: an app started with these talks to this emulator.
+  lines.push(
+    '',
+    'Paste into your app\'s environment (fromEnv() reads these):',
+    `  PLATFORM_BASE_URL=${url}`,
+    `  PLATFORM_CLIENT_ID=${client?.client_id ?? '<client_id>'}`,
+    `  PLATFORM_CLIENT_SECRET=${client?.client_secret ?? '<client_secret>'}`,
+    `  PLATFORM_GAME_ID=${game}`,
+  );
   lines.push(
     '',
     'Mint a user token:',

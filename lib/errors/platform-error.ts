@@ -21,7 +21,7 @@ export type ErrorKind =
   | 'platform_unavailable'
   | 'configuration';
 
-/** What the game client should do next (the `action` of the README's error table). */
+/** What the game client should do next (the `action` of the error table in docs/errors.md). */
 export type ClientAction =
   | 'login'
   | 'relogin'

@@ -82,10 +82,10 @@ const plugin: FastifyPluginAsync<FastifyGamePlatformOptions> = async (fastify: F
  * @example
  * ```ts
  * import Fastify from 'fastify';
- * import { PlatformClient } from 'passport-game-platform';
+ * import { PlatformClient, fromEnv } from 'passport-game-platform';
  * import { fastifyGamePlatform } from 'passport-game-platform/fastify';
  *
- * const client = new PlatformClient({ environment: 'live', clientId: 'id', clientSecret: 'secret', gameId: 'MYGAME' });
+ * const client = new PlatformClient(fromEnv());
  * const app = Fastify();
  * await app.register(fastifyGamePlatform, { client });
  * app.get('/api/me', { preHandler: app.requireGameUser }, async (request) => ({

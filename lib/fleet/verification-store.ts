@@ -14,7 +14,7 @@ import { LRUCache } from 'lru-cache';
  *
  * @example
  * ```ts
- * import { PlatformClient } from 'passport-game-platform';
+ * import { PlatformClient, fromEnv } from 'passport-game-platform';
  * // `new Keyv(...)` fits as is; a Map-backed store shows the shape without the dependency.
  * const entries = new Map<string, unknown>();
  * const store = {
@@ -22,10 +22,7 @@ import { LRUCache } from 'lru-cache';
  *   set: async (key: string, value: unknown) => entries.set(key, value),
  *   delete: async (key: string) => entries.delete(key),
  * };
- * const client = new PlatformClient({
- *   environment: 'live', clientId: 'id', clientSecret: 'secret', gameId: 'MYGAME',
- *   cache: { ttlMs: 30_000 }, store,
- * });
+ * const client = new PlatformClient({ ...fromEnv(), cache: { ttlMs: 30_000 }, store });
  * ```
  */
 export interface VerificationStore {

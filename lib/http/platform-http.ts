@@ -47,7 +47,7 @@ export interface CallStats {
   attempts: number;
 }
 
-/** What {@link PlatformHttp.load} reports, for health checks. */
+/** The HTTP layer's calls in flight and queued, for health checks (`PlatformClient.load`). */
 export interface HttpLoad {
   active: number;
   queued: number;

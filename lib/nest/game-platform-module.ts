@@ -31,7 +31,7 @@ const EXPORTS = [GAME_PLATFORM_CORE, GamePlatformGuard];
  * ```ts
  * import { Module } from '@nestjs/common';
  * import { ConfigModule, ConfigService } from '@nestjs/config';
- * import { PlatformClient } from 'passport-game-platform';
+ * import { PlatformClient, fromEnv } from 'passport-game-platform';
  * import { GamePlatformModule } from 'passport-game-platform/nest';
  *
  * @Module({
@@ -40,10 +40,12 @@ const EXPORTS = [GAME_PLATFORM_CORE, GamePlatformGuard];
  *       imports: [ConfigModule],
  *       inject: [ConfigService],
  *       useFactory: (config: ConfigService) => ({
- *         client: new PlatformClient({
- *           environment: 'live', clientId: config.getOrThrow('PLATFORM_CLIENT_ID'),
- *           clientSecret: config.getOrThrow('PLATFORM_CLIENT_SECRET'), gameId: config.getOrThrow('PLATFORM_GAME_ID'),
- *         }),
+ *         // fromEnv reads any variable source: here, what ConfigService loaded.
+ *         client: new PlatformClient(fromEnv({
+ *           PLATFORM_BASE_URL: config.get('PLATFORM_BASE_URL'), PLATFORM_ENV: config.get('PLATFORM_ENV'),
+ *           PLATFORM_CLIENT_ID: config.get('PLATFORM_CLIENT_ID'), PLATFORM_CLIENT_SECRET: config.get('PLATFORM_CLIENT_SECRET'),
+ *           PLATFORM_GAME_ID: config.get('PLATFORM_GAME_ID'),
+ *         })),
  *       }),
  *     }),
  *   ],

@@ -56,8 +56,8 @@ const defaultAccepted = (reply: TokenReply): boolean => reply.code === PlatformC
  *
  * @example
  * ```ts
- * import { ApiTokenProvider, PlatformClient } from 'passport-game-platform';
- * const provider = new ApiTokenProvider({ environment: 'live', clientId: 'id', clientSecret: 'secret', gameId: 'MYGAME' });
+ * import { ApiTokenProvider, PlatformClient, fromEnv } from 'passport-game-platform';
+ * const provider = new ApiTokenProvider(fromEnv());
  * provider.on('token', (event) => console.log(event.type, event.fingerprint));
  * const client = new PlatformClient({ provider });
  * ```
@@ -110,7 +110,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
    * runs the operation once more, even when E1 hands the refused token back
    * (the platform may have refused it in passing). Refused again: a
    * configuration fault (500), logged once, and no E1 call for that token
-   * refused that way for {@link CONFIGURATION_BACKOFF_MS}; the same token
+   * refused that way for `CONFIGURATION_BACKOFF_MS` (60 s); the same token
    * refused another way (a 40101 storm's token later expiring, 40103) gets
    * its new token at once. Any accepted answer clears every such state at once.
    */
@@ -138,7 +138,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
   }
 
   /**
-   * Logs a failure at most once per fault per {@link CONFIGURATION_BACKOFF_MS}
+   * Logs a failure at most once per fault per `CONFIGURATION_BACKOFF_MS` (60 s)
    * (the package's one throttle for fault lines, on the monotonic clock): a
    * configuration fault as an error, a platform fault as a warning. The open
    * circuit breaker logs its own line.

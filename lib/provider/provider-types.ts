@@ -5,7 +5,11 @@ import type { WaitSignal } from './wait-until.js';
 
 /** Extra collaborators of an {@link ApiTokenProvider}. */
 export interface ApiTokenProviderDeps {
-  /** Share an HTTP layer (its agents and concurrency cap) instead of building one. */
+  /**
+   * Share an HTTP layer (its agents and concurrency cap) instead of building one.
+   *
+   * @internal
+   */
   http?: PlatformHttp;
 }
 
@@ -41,6 +45,7 @@ export interface WithTokenOptions<T extends TokenReply> extends GetTokenOptions 
   refusal?: (reply: T, apiToken: string) => number | undefined | Promise<number | undefined>;
   /** True when `reply` proves the platform accepts our API token (default: code 0). */
   accepted?: (reply: T) => boolean;
+  /** Filled in as the call goes (the API token used, whether it was reissued). */
   trace?: TokenTrace;
   /** Where the one line of a refusal goes; default the provider's logger. */
   logger?: Logger;

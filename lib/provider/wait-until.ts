@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { PlatformError } from '../errors/index.js';
 
-/** What a wait needs of a signal: an AbortSignal or the HTTP layer's DeadlineSignal. */
+/** What a wait needs of a signal: an `AbortSignal` or anything shaped like one. */
 export interface WaitSignal {
   readonly aborted: boolean;
   addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;

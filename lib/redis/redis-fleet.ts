@@ -74,12 +74,11 @@ export interface RedisFleet {
  *
  * @example
  * ```ts
- * import { PlatformClient } from 'passport-game-platform';
+ * import { PlatformClient, fromEnv } from 'passport-game-platform';
  * import { createRedisFleet } from 'passport-game-platform/redis';
  * const fleet = createRedisFleet({ url: 'redis://localhost:6379', prefix: 'pgp:MYGAME:' });
  * const client = new PlatformClient({
- *   environment: 'live', clientId: 'id', clientSecret: 'secret', gameId: 'MYGAME',
- *   cache: { ttlMs: 30_000 }, store: fleet.store, revocations: fleet.revocations,
+ *   ...fromEnv(), cache: { ttlMs: 30_000 }, store: fleet.store, revocations: fleet.revocations,
  * });
  * ```
  */

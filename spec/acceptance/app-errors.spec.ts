@@ -2,7 +2,7 @@ import request from 'supertest';
 import { APP_DEMO, startAppHarness } from '../support/app-harness.js';
 import type { AppHarness } from '../support/app-harness.js';
 
-// The README's error table, row by row, through the example app's protected routes.
+// The error table of docs/errors.md, row by row, through the example app's protected routes.
 
 const PROBLEM = /^application\/problem\+json/;
 const bearer = (token: string): [string, string] => ['Authorization', `Bearer ${token}`];

@@ -99,3 +99,25 @@ describe('npx tsx lib/emulator/cli.ts (spawned)', () => {
     expect(cli.stderr()).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('the emulator banner', () => {
+  it('prints the PLATFORM_* lines that make fromEnv() reach this emulator', async () => {
+    const { fromEnv, PlatformClient } = await import('../../lib/index.js');
+    const { io, out } = capture();
+    const signals = new EventEmitter();
+    let emulator: Emulator | undefined;
+    const done = runEmulatorCli(['--port=0'], { ...io, signals, onReady: (e) => { emulator = e; } });
+    while (emulator === undefined) await new Promise((r) => setTimeout(r, 5));
+    const env = Object.fromEntries(out().split('\n').map((l) => /^\s+(PLATFORM_[A-Z_]+)=(.*)$/.exec(l)).filter((m) => m !== null).map((m) => [m[1], m[2]]));
+    expect(Object.keys(env).sort()).toEqual(['PLATFORM_BASE_URL', 'PLATFORM_CLIENT_ID', 'PLATFORM_CLIENT_SECRET', 'PLATFORM_GAME_ID']);
+    const client = new PlatformClient(fromEnv(env));
+    try {
+      const { access_token } = emulator.login('20005061987');
+      await expect(client.verifyUserToken(access_token)).resolves.toMatchObject({ memberNo: '20005061987' });
+    } finally {
+      await client.close();
+      signals.emit('SIGINT');
+      await done;
+    }
+  });
+});

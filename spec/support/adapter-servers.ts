@@ -32,7 +32,7 @@ async function nestServer(app: INestApplication): Promise<AdapterServer> {
 
 let strategies = 0;
 
-/** `@nestjs/passport`'s `AuthGuard` on our strategy, with the README's `handleRequest`. */
+/** `@nestjs/passport`'s `AuthGuard` on our strategy, with the `handleRequest` of docs/nest.md. */
 function nestPassportModule(client: PlatformClient): DynamicModule {
   const name = `game-platform-${++strategies}`;
   passport.use(name, new PlatformBearerStrategy({ client, logger: memoryLogger() }));

@@ -3,53 +3,102 @@ import path from 'node:path';
 import ts from 'typescript';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const ENTRY_POINTS: Record<string, string> = {
-  'passport-game-platform': path.join(ROOT, 'lib', 'index.js'),
-  'passport-game-platform/emulator': path.join(ROOT, 'lib', 'emulator', 'index.js'),
-  'passport-game-platform/nest': path.join(ROOT, 'lib', 'nest', 'index.js'),
-  'passport-game-platform/fastify': path.join(ROOT, 'lib', 'fastify', 'index.js'),
-  'passport-game-platform/testkit': path.join(ROOT, 'lib', 'testkit', 'index.js'),
-  'passport-game-platform/ws': path.join(ROOT, 'lib', 'ws', 'index.js'),
-  'passport-game-platform/socket.io': path.join(ROOT, 'lib', 'socket-io', 'index.js'),
-  'passport-game-platform/opentelemetry': path.join(ROOT, 'lib', 'opentelemetry', 'index.js'),
-  'passport-game-platform/prometheus': path.join(ROOT, 'lib', 'prometheus', 'index.js'),
-  'passport-game-platform/redis': path.join(ROOT, 'lib', 'redis', 'index.js'),
-  'passport-game-platform/colyseus': path.join(ROOT, 'lib', 'colyseus', 'index.js'),
+const ENTRY_DIRS: Record<string, string> = {
+  'passport-game-platform': 'lib',
+  'passport-game-platform/emulator': 'lib/emulator',
+  'passport-game-platform/nest': 'lib/nest',
+  'passport-game-platform/fastify': 'lib/fastify',
+  'passport-game-platform/testkit': 'lib/testkit',
+  'passport-game-platform/ws': 'lib/ws',
+  'passport-game-platform/socket.io': 'lib/socket-io',
+  'passport-game-platform/opentelemetry': 'lib/opentelemetry',
+  'passport-game-platform/prometheus': 'lib/prometheus',
+  'passport-game-platform/redis': 'lib/redis',
+  'passport-game-platform/colyseus': 'lib/colyseus',
 };
+const PACKAGE_IMPORT = /(from |require\()'(passport-game-platform(?:\/emulator|\/nest|\/fastify|\/testkit|\/ws|\/socket\.io|\/opentelemetry|\/prometheus|\/redis|\/colyseus)?)'/g;
 
-/** A piece of TypeScript a user would write, importing the package by name. */
+/** A piece of code a user would write, importing the package by name. */
 export interface Snippet {
   name: string;
   code: string;
+  /** `'cjs'`: a CommonJS JavaScript program, run as written (not type-checked). Default `'ts'`. */
+  language?: 'ts' | 'cjs';
+}
+
+/** What {@link buildSnippets} produced. */
+export interface BuiltSnippets {
+  /** `"<name>: <message>"` for each diagnostic of a TypeScript snippet. */
+  problems: string[];
+  /** The runnable file of each snippet, in order (`.mjs` or `.cjs`). */
+  programs: string[];
+  /** Removes every file written. */
+  cleanup(): void;
+}
+
+// The package's names point to its sources, by a path relative to the snippet
+// that holds both before (lib/*.ts) and after emit (out/lib/*.js), since the
+// emitted tree keeps the repository's layout.
+function withPackagePaths(code: string, fromDir: string, libRoot = ROOT): string {
+  return code.replace(PACKAGE_IMPORT, (_, lead: string, name: string) => {
+    const target = path.relative(fromDir, path.join(libRoot, ENTRY_DIRS[name]!, 'index.js'));
+    return `${lead}'${target.startsWith('.') ? target : `./${target}`}'`;
+  });
 }
 
 /**
- * Type-checks snippets under strict, as a user's project would, with the
- * package's names mapped to its sources; returns `"<name>: <message>"` for
- * each diagnostic. One program for all snippets: lib/ is checked once.
+ * Type-checks TypeScript snippets under strict, as a user's project would,
+ * with the package's names mapped to its sources, in one program (lib/ is
+ * checked once). With `emit`, also writes each snippet and the sources it
+ * imports as JavaScript that Node runs without a loader.
  */
-export function compileSnippets(snippets: Snippet[]): string[] {
+export function buildSnippets(snippets: Snippet[], { emit = false } = {}): BuiltSnippets {
   // Inside the repository, so bare imports (express, passport) resolve from node_modules.
   const dir = path.join(ROOT, 'spec', 'output', `snippets-${process.pid}-${Date.now()}`);
+  const outDir = path.join(dir, 'out');
+  const outOf = (file: string): string => path.join(outDir, path.relative(ROOT, file));
   mkdirSync(dir, { recursive: true });
-  try {
-    const files = snippets.map(({ code }, i) => {
-      const file = path.join(dir, `snippet-${i}.mts`);
-      const source = code.replace(/from '(passport-game-platform(?:\/emulator|\/nest|\/fastify|\/testkit|\/ws|\/socket\.io|\/opentelemetry|\/prometheus|\/redis|\/colyseus)?)'/g, (_, name: string) => `from ${JSON.stringify(ENTRY_POINTS[name])}`);
-      writeFileSync(file, `${source}\nexport {};\n`);
+  const cleanup = (): void => rmSync(dir, { recursive: true, force: true });
+  const tsFiles: string[] = [];
+  const programs = snippets.map(({ code, language = 'ts' }, i) => {
+    if (language === 'cjs') {
+      const file = outOf(path.join(dir, `snippet-${i}.cjs`));
+      mkdirSync(path.dirname(file), { recursive: true });
+      // Runs against the emitted sources (a CommonJS app requires the ES module build).
+      writeFileSync(file, withPackagePaths(code, path.dirname(file), outDir));
       return file;
-    });
-    const program = ts.createProgram(files, {
+    }
+    const file = path.join(dir, `snippet-${i}.mts`);
+    writeFileSync(file, `${withPackagePaths(code, dir)}\nexport {};\n`);
+    tsFiles.push(file);
+    return outOf(file).replace(/\.mts$/, '.mjs');
+  });
+  try {
+    const program = ts.createProgram(tsFiles, {
       target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [path.join(ROOT, 'node_modules', '@types')],
-      verbatimModuleSyntax: true,
+      strict: true, skipLibCheck: true, types: ['node'], typeRoots: [path.join(ROOT, 'node_modules', '@types')],
+      verbatimModuleSyntax: true, resolveJsonModule: true,
       // Nest apps are written with TypeScript's decorators.
       experimentalDecorators: true, emitDecoratorMetadata: true,
+      ...(emit ? { noEmit: false, outDir, rootDir: ROOT, sourceMap: false, declaration: false } : { noEmit: true }),
     });
-    return ts.getPreEmitDiagnostics(program)
-      .filter((d) => d.file !== undefined && files.includes(d.file.fileName))
-      .map((d) => `${snippets[files.indexOf(d.file?.fileName ?? '')]?.name}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+    const problems = ts.getPreEmitDiagnostics(program)
+      .filter((d) => d.file !== undefined && tsFiles.includes(d.file.fileName))
+      .map((d) => `${snippets[programs.indexOf(outOf(d.file?.fileName ?? '').replace(/\.mts$/, '.mjs'))]?.name}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    if (emit) program.emit();
+    return { problems, programs, cleanup };
+  } catch (err) {
+    cleanup();
+    throw err;
   }
+}
+
+/**
+ * Type-checks snippets under strict; returns `"<name>: <message>"` for each
+ * diagnostic. Nothing is left on disk.
+ */
+export function compileSnippets(snippets: Snippet[]): string[] {
+  const built = buildSnippets(snippets);
+  built.cleanup();
+  return built.problems;
 }

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { headerOf, jsonOf } from '../../support/raw-http.js';
 import type { RawReply } from '../../support/raw-http.js';
 
-/** The answer of a protected route when the platform fails (the README's error table). */
+/** The answer of a protected route when the platform fails (the error table in docs/errors.md). */
 export function expectRetryLater(res: RawReply, code?: number): void {
   expect(res.status).toBe(503);
   expect(headerOf(res, 'retry-after')).toMatch(/^\d+$/);
