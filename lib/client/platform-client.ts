@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
-import { errorForPlatformCode, errorForTransportFault, isPlatformError, PlatformCode, PlatformError } from '../errors/index.js';
+import { DEFAULT_RETRY_AFTER_SECONDS, errorForPlatformCode, errorForTransportFault, isPlatformError, PlatformCode, PlatformError } from '../errors/index.js';
 import { tokenKey } from '../config/index.js';
 import { circuitEventOf, PlatformHttp } from '../http/index.js';
 import type { Abortable, CircuitEvent, HttpLoad, PlatformRequest } from '../http/index.js';
@@ -257,7 +257,9 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     let revoked = revocations.isRevoked(digest);
     // Only a shared store answers later; the in-memory path stays synchronous.
     if (hit instanceof Promise || revoked instanceof Promise) [hit, revoked] = await Promise.all([hit, revoked]);
-    if (revoked) throw revokedError(kind);
+    if (revoked === true) throw revokedError(kind);
+    // Fail closed: a marker that could not be read is never "not revoked".
+    if (revoked === 'unknown') throw unreadableRevocation(kind);
     if (message !== undefined) message.cached = hit !== undefined;
     if (hit !== undefined) {
       if (callChannel.hasSubscribers) this.#publishCall({ endpoint: kind, outcome: 'success', durationMs: 0, attempts: 0, cached: true });
@@ -358,6 +360,14 @@ function revokedError(kind: TokenKind): PlatformError {
     kind: 'invalid_token',
     message: `The game revoked this ${kind === 'web' ? 'web' : 'user'} token (logout or ban); the player must log in again.`,
     description: 'The token was revoked',
+  });
+}
+
+function unreadableRevocation(kind: TokenKind): PlatformError {
+  return new PlatformError({
+    kind: 'platform_unavailable',
+    retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS,
+    message: `The shared store did not answer in time whether this ${kind === 'web' ? 'web' : 'user'} token was revoked: try again shortly.`,
   });
 }
 

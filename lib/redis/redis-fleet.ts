@@ -119,6 +119,7 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
     },
     health: () => revocations.health(),
     async close() {
+      revocations.close();
       for (const c of [client, subscriber]) if (c.isOpen) c.destroy();
     },
   };
