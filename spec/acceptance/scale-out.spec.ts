@@ -93,18 +93,28 @@ describe('three example-app instances on one Redis', () => {
     for (const { socket } of sockets) socket.close();
   });
 
-  it('keeps answering through the platform while Redis is down, shares again once it is back, and Redis holds no token or secret', async () => {
+  it('keeps answering through the platform and stays ready (degraded) while Redis is down, shares again once it is back, and Redis holds no token or secret', async () => {
     if (!redis.own) return; // REDIS_URL: not ours to kill
     await redis.kill();
-    await until(async () => (await fetch(`${urls[0]}/readyz`)).status === 503, 5000, '/readyz to report the store');
+    // Degraded is not down: every instance stays in rotation and names the store.
+    const readiness = async (url: string): Promise<[number, { status: string; degraded?: string[] }]> => {
+      const res = await fetch(`${url}/readyz`);
+      return [res.status, await res.json() as { status: string; degraded?: string[] }];
+    };
+    await until(async () => (await readiness(urls[0]!))[1].status === 'degraded', 5000, '/readyz to report the store');
+    for (const url of urls) {
+      await until(async () => (await readiness(url))[1].status === 'degraded', 5000, 'every instance to see the store down');
+      const [status, body] = await readiness(url);
+      expect([status, body.degraded]).toEqual([200, ['store']]);
+    }
     const bearer = token(APP_DEMO.player);
     const before = e2Count();
     for (const url of urls) expect(await get(`${url}/api/me`, bearer)).toBe(200);
     expect(e2Count() - before).toBe(3); // no sharing, no failure
     await redis.restart();
     await until(async () => {
-      const states = await Promise.all(urls.map(async (url) => (await fetch(`${url}/readyz`)).status));
-      return states.every((s) => s === 200);
+      const states = await Promise.all(urls.map(async (url) => (await readiness(url))[1].status));
+      return states.every((s) => s === 'ready');
     }, 8000, 'every instance to reconnect');
     const fresh = token(APP_DEMO.player);
     expect(await get(`${urls[0]}/api/me`, fresh)).toBe(200);
