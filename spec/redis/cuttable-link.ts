@@ -10,6 +10,8 @@ import type { Server, Socket } from 'node:net';
 export interface CuttableLink {
   readonly url: string;
   cut(): void;
+  /** Drops every byte both ways without closing anything: a link gone silent. */
+  freeze(): void;
   heal(): void;
   close(): Promise<void>;
 }
@@ -18,6 +20,7 @@ export async function cuttableLink(redisUrl: string): Promise<CuttableLink> {
   const target = new URL(redisUrl);
   const sockets = new Set<Socket>();
   let open = true;
+  let frozen = false;
   const server: Server = createServer((inbound) => {
     if (!open) {
       inbound.destroy();
@@ -33,8 +36,8 @@ export async function cuttableLink(redisUrl: string): Promise<CuttableLink> {
         outbound.destroy();
       });
     }
-    inbound.pipe(outbound);
-    outbound.pipe(inbound);
+    inbound.on('data', (chunk: Buffer) => void (frozen || outbound.write(chunk)));
+    outbound.on('data', (chunk: Buffer) => void (frozen || inbound.write(chunk)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -44,8 +47,12 @@ export async function cuttableLink(redisUrl: string): Promise<CuttableLink> {
       open = false;
       for (const s of sockets) s.destroy();
     },
+    freeze() {
+      frozen = true;
+    },
     heal() {
       open = true;
+      frozen = false;
     },
     close: () => new Promise<void>((resolve) => {
       open = false;

@@ -4,6 +4,8 @@ import { useEmulator } from '../support/emulator-fixture.js';
 import { DEMO, TEST_SEED, rejectionOf } from '../support/client-harness.js';
 import { startTestRedis } from '../support/redis-server.js';
 import type { TestRedis } from '../support/redis-server.js';
+import { until } from '../support/until.js';
+import { cuttableLink } from './cuttable-link.js';
 import { startInstance } from './fleet-instances.js';
 import type { Instance } from './fleet-instances.js';
 
@@ -84,6 +86,22 @@ describe('a revocation marker that cannot be read is never "not revoked" (real r
     expect(e2Count()).toBe(before);
     expect(b.client.storeHealth.state).toBe('ready'); // a wrong-typed key is not a failing store
     await raw.del([`${prefix}revoked:${tokenKey(listed)}`, `${prefix}revoked:${tokenKey(garbled)}`]);
+  });
+
+  it('a link gone silent (no reset, no answer) answers 503 at first, then is seen down within seconds and serves through the platform', async () => {
+    const link = await cuttableLink(redis.url);
+    try {
+      const b = await startInstance(fx.emulator, link.url, 'pgp-silent:');
+      open.push(b);
+      link.freeze();
+      expect(await statusOf(b.client.verifyUserToken(login()))).toBe(503);
+      const frozen = performance.now();
+      await until(() => b.fleet.store.health().state !== 'ready', 10_000, 'the silent link to be closed');
+      expect(performance.now() - frozen).toBeLessThan(10_000);
+      expect(await statusOf(b.client.verifyUserToken(login()))).toBe(200);
+    } finally {
+      await link.close();
+    }
   });
 
   it('with Redis known down (killed), the instance serves through the platform and its own revocations still hold', async () => {
