@@ -37,12 +37,12 @@ describe('three example-app instances on one Redis', () => {
       VERIFY_CACHE_TTL_MS: '60000',
       REVERIFY_INTERVAL_MS: '0',
     }));
-    urls = await Promise.all(apps.map(async (app) => (await app.waitForOutput(READY, 30_000))[1]!));
+    urls = await Promise.all(apps.map(async (app) => (await app.waitForOutput(READY, 100_000))[1]!));
     await until(async () => {
       const states = await Promise.all(urls.map(async (url) => (await fetch(`${url}/readyz`)).status));
       return states.every((s) => s === 200);
     }, 10_000, 'every instance ready');
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.stop()));
