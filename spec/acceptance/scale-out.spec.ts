@@ -12,6 +12,7 @@ import { until } from '../support/until.js';
 
 // Issue 14: three example-app processes behind one Redis, against one emulator.
 const READY = /Ready: (http:\/\/127\.0\.0\.1:\d+)/;
+const METRICS_TOKEN = 'scale-out-scrape-token-42';
 
 describe('three example-app instances on one Redis', () => {
   let emulator: Emulator;
@@ -25,7 +26,8 @@ describe('three example-app instances on one Redis', () => {
 
   beforeAll(async () => {
     [emulator, redis] = await Promise.all([startEmulator(), startTestRedis()]);
-    apps = [0, 1, 2].map(() => startAppProcess({
+    // Each instance serves /metrics its own way: behind a bearer token, on a port of its own, or not at all.
+    apps = ([{ METRICS_TOKEN }, { METRICS_PORT: '0' }, {}] as Array<Record<string, string>>).map((metricsEnv) => startAppProcess({
       PORT: '0',
       PLATFORM_BASE_URL: emulator.url,
       PLATFORM_CLIENT_ID: APP_DEMO.clientId,
@@ -36,6 +38,7 @@ describe('three example-app instances on one Redis', () => {
       REDIS_PREFIX: 'pgp-scale:',
       VERIFY_CACHE_TTL_MS: '60000',
       REVERIFY_INTERVAL_MS: '0',
+      ...metricsEnv,
     }));
     urls = await Promise.all(apps.map(async (app) => (await app.waitForOutput(READY, 100_000))[1]!));
     await until(async () => {
@@ -48,6 +51,20 @@ describe('three example-app instances on one Redis', () => {
     await Promise.all(apps.map((app) => app.stop()));
     await redis?.stop();
     await emulator?.close();
+  });
+
+  it('serves /metrics only behind METRICS_TOKEN or on METRICS_PORT, never to anonymous clients on the API port', async () => {
+    const status = async (url: string, authorization?: string): Promise<number> =>
+      (await fetch(url, authorization === undefined ? {} : { headers: { Authorization: authorization } })).status;
+    expect(await status(`${urls[0]}/metrics`)).toBe(401);
+    expect(await status(`${urls[0]}/metrics`, 'Bearer not-the-token-at-all')).toBe(401);
+    expect(await status(`${urls[0]}/metrics`, `Bearer ${METRICS_TOKEN}`)).toBe(200);
+    expect(await status(`${urls[1]}/metrics`)).toBe(404);
+    const [, own] = await apps[1]!.waitForOutput(/Metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/, 5000);
+    const scraped = await fetch(`${own}/metrics`);
+    expect([scraped.status, await scraped.text()]).toEqual([200, expect.stringContaining('game_platform_circuit_state')]);
+    expect(await status(`${urls[2]}/metrics`)).toBe(404);
+    expect(await status(`${urls[2]}/metrics`, `Bearer ${METRICS_TOKEN}`)).toBe(404);
   });
 
   it('spreads one player over three instances with one E2 call per cache lifetime', async () => {
