@@ -91,6 +91,12 @@ describe('nothing lost after a Redis flap: logouts and member ends reach every i
     const raw = createClient({ url: rx.redis.url });
     await raw.connect();
     open.push({ close: () => raw.close() });
+    // Junk in the log (malformed, oversized, wrong shape or field) is skipped, never a crash.
+    const log = `${prefix}session-end-log`;
+    for (const junk of ['not json', 'x'.repeat(100_000), JSON.stringify({ kind: 'token', tokenKey: 'short', reason: 'logout' }), JSON.stringify({ kind: 'member', memberNo: '1', reason: 'nope' })]) {
+      await raw.sendCommand(['XADD', log, '*', 'e', junk]);
+    }
+    await raw.sendCommand(['XADD', log, '*', 'other', JSON.stringify({ kind: 'member', memberNo: DEMO.noGuid, reason: 'admin' })]);
     await raw.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
     // A's logout lands while B resubscribes (or just after: then the channel brings it; either way once).
     await a.client.revokeUserToken(token);
