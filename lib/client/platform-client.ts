@@ -107,7 +107,10 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
 
   /**
    * Verifies a Game User Access Token with E2. The token travels only in the
-   * JSON body. Resolves to the member's identifiers as decimal strings.
+   * JSON body. Resolves to the member's identifiers as decimal strings. With
+   * a shared store, a revocation marker that cannot be read in time (and a
+   * store not known to be down) rejects with 503 `retry_later`: an unread
+   * marker never counts as "not revoked".
    */
   verifyUserToken(token: string, options: VerifyOptions = {}): Promise<GameUser> {
     return this.#verifyCached('E2', token, options.signal);
@@ -168,7 +171,8 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   /**
    * Ends a member's live connections on every instance (an admin action, a
    * ban): emits `'session-end'` `{ kind: 'member' }` here and on the others.
-   * Never rejects.
+   * When the bus cannot take it now, it is held and sent once the bus
+   * answers again (for up to 10 minutes). Never rejects.
    */
   async endMemberSessions(memberNo: string, reason: SessionEndReason = 'admin'): Promise<void> {
     await this.#fleet.revocations.endMember(String(memberNo), reason);
