@@ -33,8 +33,15 @@ export interface AppConfig {
   isShuttingDown?: () => boolean;
   /** The shared store's state and live connections for `/readyz` and `/metrics`, from their owners; default: none. */
   healthExtras?: () => HealthExtras;
-  /** A prom-client registry: `/metrics` serves it, fed from the package's diagnostics channels; none: no `/metrics`. */
+  /** A prom-client registry, fed from the package's diagnostics channels; `/metrics` on the API port serves it only with `metricsToken`. */
   metrics?: Registry;
+  /**
+   * `METRICS_TOKEN`: `/metrics` on the API port, to `Authorization: Bearer
+   * <token>` only. Unset: the API port has no `/metrics` (404): metrics are
+   * never served to anonymous clients there (serve them on a port of their
+   * own with `metricsApp`).
+   */
+  metricsToken?: string | null;
 }
 
 /** {@link AppConfig} with defaults filled in. */
@@ -52,6 +59,7 @@ export interface ResolvedAppConfig {
   isShuttingDown: () => boolean;
   healthExtras: () => HealthExtras;
   metrics: Registry | undefined;
+  metricsToken: string | null;
 }
 
 export function resolveAppConfig(config: AppConfig): ResolvedAppConfig {
@@ -91,5 +99,6 @@ function resolveBase(config: AppConfig): ResolvedAppConfig {
     isShuttingDown: config.isShuttingDown ?? (() => false),
     healthExtras: config.healthExtras ?? (() => ({})),
     metrics: config.metrics,
+    metricsToken: config.metricsToken ?? null,
   };
 }

@@ -28,7 +28,7 @@ const dropRawBodyFromParseErrors: ErrorRequestHandler = (err, _req, _res, next) 
 /**
  * The example game backend as an Express app, not listening (`server.ts`
  * listens). Routes: `GET /healthz`, `GET /readyz`, `GET /metrics` (with
- * `config.metrics`), `GET /api/me`, `POST /api/logout`,
+ * `config.metrics` and `config.metricsToken`: bearer only), `GET /api/me`, `POST /api/logout`,
  * `GET /admin/members`, `POST /admin/members/<member_no>/disconnect`,
  * `GET /event`, `GET /api/event/me`; every failure is a problem+json body.
  * `app.locals.realtime` is the live-connection registry that
@@ -57,7 +57,8 @@ export function createApp(config: AppConfig): Express {
   }));
   if (resolved.metrics !== undefined) {
     collectGamePlatformMetrics({ register: resolved.metrics, health: () => resolved.client.health(resolved.healthExtras()) });
-    app.use(metricsRoutes(resolved.metrics));
+    // Never anonymous on the API port: a token, or a port of its own (server.ts).
+    if (resolved.metricsToken !== null) app.use(metricsRoutes(resolved.metrics, { token: resolved.metricsToken }));
   }
   app.use(meRoutes(resolved));
   app.use(sessionRoutes(resolved));

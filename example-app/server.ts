@@ -21,6 +21,9 @@ import { createClient } from 'redis';
 import { createRedisFleet } from '../lib/redis/index.js';
 import type { RedisFleet } from '../lib/redis/index.js';
 import { loadFleetSettings } from './fleet-config.js';
+import { loadMetricsSettings } from './metrics-config.js';
+import type { MetricsSettings } from './metrics-config.js';
+import { metricsApp } from './routes/metrics.js';
 
 const logger = consoleLogger();
 // The client's lines share the app's logger, so one fault seen by both prints once; its info
@@ -63,8 +66,10 @@ function printQuickStart(emulator: Emulator, platform: PlatformSettings, appUrl:
 
 async function main(): Promise<void> {
   let settings: AppSettings;
+  let metricsSettings: MetricsSettings;
   try {
     settings = loadConfig(process.env);
+    metricsSettings = loadMetricsSettings(process.env);
   } catch (err) {
     fail((err as Error).message);
   }
@@ -106,6 +111,8 @@ async function main(): Promise<void> {
     reverifyGraceMs: settings.reverifyGraceMs,
     isShuttingDown: () => stopping,
     metrics,
+    // METRICS_PORT: /metrics there only; otherwise on the API port behind METRICS_TOKEN, or not at all.
+    metricsToken: metricsSettings.port === null ? metricsSettings.token : null,
   });
   const server = createServer(app);
   // Socket.IO (/socket.io/) and WebSocket (/ws) on the API's own port.
@@ -135,6 +142,18 @@ async function main(): Promise<void> {
     if (code === 'EACCES') fail(`port ${settings.port} needs privileges: set PORT to a port above 1023.`);
     fail(`cannot listen on port ${settings.port}: ${(err as Error).message}`);
   }
+  const metricsServer = metricsSettings.port === null ? undefined : createServer(metricsApp(metrics, { token: metricsSettings.token }));
+  let metricsPort: number | undefined;
+  if (metricsServer !== undefined) {
+    try {
+      metricsPort = await listen(metricsServer, metricsSettings.port!, demo ? '127.0.0.1' : undefined);
+    } catch (err) {
+      server.close();
+      await demo?.emulator.close();
+      await client.close();
+      fail(`cannot serve /metrics on METRICS_PORT ${metricsSettings.port}: ${(err as Error).message}`);
+    }
+  }
   installShutdown({
     server,
     budgetMs: client.config.totalTimeoutMs,
@@ -144,6 +163,8 @@ async function main(): Promise<void> {
     // Live connections hear session:ended shutdown (ws: 1001) and reconnect elsewhere.
     closeLiveConnections: () => realtime.closeAll('shutdown'),
     closeResources: async () => {
+      metricsServer?.closeAllConnections();
+      metricsServer?.close();
       await client.close();
       await fleet?.close();
       await closeSocketIoAdapter();
@@ -156,6 +177,9 @@ async function main(): Promise<void> {
   out(`passport-game-platform example app on ${appUrl}`);
   if (!demo && settings.platformSources !== undefined) out(platformBanner(platform, settings.platformSources));
   if (admins.size === 0) out('ADMIN_MEMBER_NOS is empty: /admin/members answers 403 to everyone.');
+  if (metricsPort !== undefined) out(`Metrics: http://127.0.0.1:${metricsPort}/metrics${metricsSettings.token === null ? '' : ' (Authorization: Bearer $METRICS_TOKEN)'}`);
+  else if (metricsSettings.token !== null) out(`Metrics: ${appUrl}/metrics (Authorization: Bearer $METRICS_TOKEN)`);
+  else out('Metrics: off (set METRICS_TOKEN to serve /metrics to that bearer token, or METRICS_PORT to serve it on a port of its own).');
   const warm = await warmUp(client, logger);
   ready = true;
   if (warm === 'misconfigured') {

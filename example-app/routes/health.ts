@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { ClientHealth, HealthExtras, PlatformClient } from '../../lib/index.js';
 
 /** Why `/readyz` answers 503, one entry per problem. */
-export type NotReadyReason = 'starting' | 'shutting_down' | 'credentials_refused' | 'no_api_token' | 'platform_down' | 'store_down';
+export type NotReadyReason = 'starting' | 'shutting_down' | 'credentials_refused' | 'no_api_token' | 'platform_down';
 
 /** What `/readyz` needs. */
 export interface ReadinessSources {
@@ -15,7 +15,12 @@ export interface ReadinessSources {
   extras: () => HealthExtras;
 }
 
-/** The reasons an instance is not ready, none when it is. */
+/**
+ * The reasons an instance is not ready, none when it is. A shared store that
+ * is down is not one: the instance still serves players through the platform
+ * (see {@link degradedParts}); failing readiness for it would take every
+ * instance out of rotation at once.
+ */
 export function notReadyReasons(health: ClientHealth, started: boolean, stopping: boolean): NotReadyReason[] {
   const reasons: NotReadyReason[] = [];
   if (stopping) reasons.push('shutting_down');
@@ -23,17 +28,23 @@ export function notReadyReasons(health: ClientHealth, started: boolean, stopping
   if (health.apiToken.refused) reasons.push('credentials_refused');
   else if (!health.apiToken.held) reasons.push('no_api_token');
   if (health.circuit !== 'closed') reasons.push('platform_down');
-  if (health.store === 'down') reasons.push('store_down');
   return reasons;
+}
+
+/** What the instance serves without right now (`store`: Redis is down, verification goes to the platform). */
+export function degradedParts(health: ClientHealth): string[] {
+  if (health.degraded !== undefined) return [...health.degraded];
+  return health.store !== undefined && health.store !== 'ok' ? ['store'] : [];
 }
 
 /**
  * `GET /healthz` (liveness): 200 `{"status":"ok"}` whenever the process
  * answers, 503 `{"status":"starting"}` until the start-up is done.
  * `GET /readyz` (readiness): 200 `{"status":"ready",...}` when an API token
- * is held, the circuit is closed and the shared store (when configured)
- * answers; otherwise 503 `{"status":"not_ready","reasons":[...]}`. Both bodies
- * carry the health snapshot: fingerprints and counts, never a secret.
+ * is held and the circuit is closed; 200 `{"status":"degraded","degraded":
+ * ["store"],...}` when it can still serve but the shared store (Redis) is
+ * down; otherwise 503 `{"status":"not_ready","reasons":[...]}`. Every body
+ * carries the health snapshot: fingerprints and counts, never a secret.
  */
 export function healthRoutes(isReady: () => boolean, readiness?: ReadinessSources): Router {
   const router = Router();
@@ -45,6 +56,7 @@ export function healthRoutes(isReady: () => boolean, readiness?: ReadinessSource
     router.get('/readyz', (_req, res) => {
       const health = readiness.client.health(readiness.extras());
       const reasons = notReadyReasons(health, readiness.isStarted(), readiness.isShuttingDown());
+      const degraded = degradedParts(health);
       const { apiToken, circuit, inFlight, queued, store, liveConnections } = health;
       const snapshot = {
         apiToken: { held: apiToken.held, ...(apiToken.expiresInS === undefined ? {} : { expiresInS: apiToken.expiresInS }) },
@@ -52,8 +64,10 @@ export function healthRoutes(isReady: () => boolean, readiness?: ReadinessSource
         ...(store === undefined ? {} : { store }),
         ...(liveConnections === undefined ? {} : { liveConnections }),
       };
-      res.status(reasons.length === 0 ? 200 : 503).set('Cache-Control', 'no-store')
-        .json(reasons.length === 0 ? { status: 'ready', ...snapshot } : { status: 'not_ready', reasons, ...snapshot });
+      const body = reasons.length > 0
+        ? { status: 'not_ready', reasons, ...(degraded.length === 0 ? {} : { degraded }), ...snapshot }
+        : degraded.length > 0 ? { status: 'degraded', degraded, ...snapshot } : { status: 'ready', ...snapshot };
+      res.status(reasons.length === 0 ? 200 : 503).set('Cache-Control', 'no-store').json(body);
     });
   }
   return router;

@@ -37,7 +37,7 @@ export function clientFleet(
     },
     health(): VerificationStoreHealth {
       const busState = bus?.health?.().state;
-      const base = { failures: guard?.failures ?? 0, unsyncedRevocations: revocations.unsynced, ...(bus === undefined ? {} : { bus: busState ?? 'ready' }) };
+      const base = { failures: guard?.failures ?? 0, unsyncedRevocations: revocations.unsynced, unsentMemberEnds: revocations.unsentMemberEnds, ...(bus === undefined ? {} : { bus: busState ?? 'ready' }) };
       if (guard === undefined) return { kind: 'none', ready: true, state: 'ready', ...base };
       const state = guard.state;
       return { kind: shared === undefined ? 'memory' : 'shared', ready: state === 'ready', state, ...base };

@@ -6,6 +6,9 @@ import type { Clock } from '../types.js';
 /** State of a shared store (Redis) as its owner reports it. */
 export type StoreHealth = 'ok' | 'down' | 'connecting';
 
+/** A shared dependency the instance serves without, while it is down (Redis: verification goes to the platform). */
+export type DegradedPart = 'store';
+
 /** What other parts of the application add to {@link ClientHealth}. */
 export interface HealthExtras {
   /** The shared store's state (e.g. Redis); absent when none is configured. */
@@ -19,6 +22,13 @@ export interface HealthExtras {
  * `apiToken.expiresInS` is whole seconds until the held token expires.
  */
 export interface ClientHealth extends HealthExtras {
+  /**
+   * Present while a shared dependency is down that the instance can serve
+   * without (`['store']`: Redis is down, verifications go to the platform and
+   * revocations hold on the instance that made them). Degraded is not down:
+   * the instance still serves players.
+   */
+  degraded?: DegradedPart[];
   apiToken: { held: boolean; expiresInS?: number; fingerprint?: string; refused: boolean };
   circuit: CircuitState;
   inFlight: number;
@@ -41,6 +51,7 @@ export function clientHealth(provider: ApiTokenProvider, load: HttpLoad, clock: 
     queued: load.queued,
     closed,
     ...(extras.store === undefined ? {} : { store: extras.store }),
+    ...(extras.store === undefined || extras.store === 'ok' ? {} : { degraded: ['store'] as DegradedPart[] }),
     ...(extras.liveConnections === undefined ? {} : { liveConnections: extras.liveConnections }),
   };
 }

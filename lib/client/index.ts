@@ -4,4 +4,4 @@ export type { PlatformClientOptions, CallEvent } from './client-options.js';
 export type { MemberQuery } from './client-input.js';
 export { INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS } from './token-run-guard.js';
 export type { ProbeEvent, ProbeOutcome } from './token-run-guard.js';
-export type { ClientHealth, HealthExtras, StoreHealth } from './client-health.js';
+export type { ClientHealth, DegradedPart, HealthExtras, StoreHealth } from './client-health.js';

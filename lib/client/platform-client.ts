@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
-import { errorForPlatformCode, errorForTransportFault, isPlatformError, PlatformCode, PlatformError } from '../errors/index.js';
+import { DEFAULT_RETRY_AFTER_SECONDS, errorForPlatformCode, errorForTransportFault, isPlatformError, PlatformCode, PlatformError } from '../errors/index.js';
 import { tokenKey } from '../config/index.js';
 import { circuitEventOf, PlatformHttp } from '../http/index.js';
 import type { Abortable, CircuitEvent, HttpLoad, PlatformRequest } from '../http/index.js';
@@ -106,7 +106,10 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
 
   /**
    * Verifies a Game User Access Token with E2. The token travels only in the
-   * JSON body. Resolves to the member's identifiers as decimal strings.
+   * JSON body. Resolves to the member's identifiers as decimal strings. With
+   * a shared store, a revocation marker that cannot be read in time (and a
+   * store not known to be down) rejects with 503 `retry_later`: an unread
+   * marker never counts as "not revoked".
    */
   verifyUserToken(token: string, options: VerifyOptions = {}): Promise<GameUser> {
     return this.#verifyCached('E2', token, options.signal);
@@ -167,7 +170,8 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   /**
    * Ends a member's live connections on every instance (an admin action, a
    * ban): emits `'session-end'` `{ kind: 'member' }` here and on the others.
-   * Never rejects.
+   * When the bus cannot take it now, it is held and sent once the bus
+   * answers again (for up to 10 minutes). Never rejects.
    */
   async endMemberSessions(memberNo: string, reason: SessionEndReason = 'admin'): Promise<void> {
     await this.#fleet.revocations.endMember(String(memberNo), reason);
@@ -256,7 +260,9 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     let revoked = revocations.isRevoked(digest);
     // Only a shared store answers later; the in-memory path stays synchronous.
     if (hit instanceof Promise || revoked instanceof Promise) [hit, revoked] = await Promise.all([hit, revoked]);
-    if (revoked) throw revokedError(kind);
+    if (revoked === true) throw revokedError(kind);
+    // Fail closed: a marker that could not be read is never "not revoked".
+    if (revoked === 'unknown') throw unreadableRevocation(kind);
     if (message !== undefined) message.cached = hit !== undefined;
     if (hit !== undefined) {
       if (callChannel.hasSubscribers) this.#publishCall({ endpoint: kind, outcome: 'success', durationMs: 0, attempts: 0, cached: true });
@@ -357,6 +363,14 @@ function revokedError(kind: TokenKind): PlatformError {
     kind: 'invalid_token',
     message: `The game revoked this ${kind === 'web' ? 'web' : 'user'} token (logout or ban); the player must log in again.`,
     description: 'The token was revoked',
+  });
+}
+
+function unreadableRevocation(kind: TokenKind): PlatformError {
+  return new PlatformError({
+    kind: 'platform_unavailable',
+    retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS,
+    message: `The shared store did not answer in time whether this ${kind === 'web' ? 'web' : 'user'} token was revoked: try again shortly.`,
   });
 }
 

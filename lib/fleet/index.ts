@@ -6,6 +6,7 @@ export { DEFAULT_STORE_TIMEOUT_MS, StoreGuard, STORE_FAILED } from './store-guar
 export type { VerificationStoreHealth } from './store-guard.js';
 export { VerificationCache } from './verification-cache.js';
 export type { Ticket } from './verification-cache.js';
-export { Revocations, REVOCATION_TTL_MS, revokedKey } from './revocations.js';
+export { Revocations, REVOCATION_TTL_MS, MEMBER_END_RESEND_MS, revokedKey } from './revocations.js';
+export type { RevocationAnswer } from './revocations.js';
 export { resolveFleetOptions } from './fleet-options.js';
 export type { FleetOptions, ResolvedFleetOptions } from './fleet-options.js';

@@ -12,6 +12,24 @@ export const REVOCATION_TTL_MS = 6 * 60 * 60 * 1000;
 /** Most revocations held in this process's memory. */
 export const LOCAL_REVOCATIONS_MAX = 100_000;
 
+/**
+ * How long a member end made while the bus could not be reached is kept for
+ * resending: 10 minutes, the catch-up window of the Redis log. Later, the
+ * player's new sessions are not the ones the admin meant to end.
+ */
+export const MEMBER_END_RESEND_MS = 10 * 60 * 1000;
+/** Most member ends held for resending (the oldest go first). */
+export const UNSENT_MEMBER_ENDS_MAX = 10_000;
+/** Longest wait for the bus to take one event before it is held for resending. */
+export const PUBLISH_TIMEOUT_MS = 2000;
+
+/**
+ * What a revocation check knows: `true` revoked, `false` not revoked, or
+ * `'unknown'` (the shared store could not be read in time and is not known to
+ * be down: the caller must not treat the token as valid).
+ */
+export type RevocationAnswer = boolean | 'unknown';
+
 /** Store key of a revocation marker. */
 export const revokedKey = (digest: string): string => `revoked:${digest}`;
 
@@ -31,6 +49,7 @@ interface Unsynced {
 export class Revocations {
   readonly #local: LRUCache<string, true>;
   readonly #unsynced = new Map<string, Unsynced>();
+  readonly #unsentMemberEnds: Unsynced[] = [];
   readonly #unsubscribe: (() => void) | undefined;
   #flushing = false;
 
@@ -45,6 +64,7 @@ export class Revocations {
       max: LOCAL_REVOCATIONS_MAX, ttl: REVOCATION_TTL_MS, ttlResolution: 0, ttlAutopurge: false, perf: clock,
     });
     shared?.onRecovery(() => void this.#flush());
+    bus?.onReady?.(() => void this.#flush());
     this.#unsubscribe = bus?.subscribe((event) => this.#remote(event));
   }
 
@@ -54,18 +74,26 @@ export class Revocations {
   }
 
   /**
-   * True when this process or the shared store knows the token as revoked; a
-   * failing store counts as "not known there". No promise without a shared store.
+   * Whether this process or the shared store knows the token as revoked. A
+   * marker that is present (whatever its value or type) means revoked. A
+   * marker read that fails or comes late is `'unknown'`, unless the store is
+   * known to be down (closed, refusing us): then this instance serves from
+   * what it knows here, the revocations it made or received. No promise
+   * without a shared store.
    */
-  isRevoked(digest: string): boolean | Promise<boolean> {
+  isRevoked(digest: string): RevocationAnswer | Promise<RevocationAnswer> {
     if (this.#local.has(digest)) return true;
     if (this.shared === undefined) return false;
     return this.#askShared(digest, this.shared);
   }
 
-  async #askShared(digest: string, shared: StoreGuard): Promise<boolean> {
+  async #askShared(digest: string, shared: StoreGuard): Promise<RevocationAnswer> {
     const marker = await shared.run((store) => store.get(revokedKey(digest)));
-    if (marker === STORE_FAILED || marker === undefined || marker === null) return false;
+    if (marker === STORE_FAILED) {
+      if (this.#local.has(digest)) return true;
+      return shared.knownDown ? false : 'unknown';
+    }
+    if (marker === undefined || marker === null) return false;
     // Learnt from the store (the bus message was missed): remember it here too.
     this.#local.set(digest, true);
     return true;
@@ -82,11 +110,20 @@ export class Revocations {
   async endMember(memberNo: string, reason: SessionEndReason): Promise<void> {
     const event: SessionEndEvent = { kind: 'member', memberNo, reason };
     this.onEnd(event, 'local');
-    await this.#publish(event);
+    if (await this.#publish(event)) return;
+    // Not sent: held and sent again once the bus answers, like a revocation.
+    if (this.#unsentMemberEnds.length >= UNSENT_MEMBER_ENDS_MAX) this.#unsentMemberEnds.shift();
+    this.#unsentMemberEnds.push({ event, at: this.clock.now() });
+    this.logger.warn({ memberNo }, 'passport-game-platform: a member end reached this instance only; it is sent to the others once the bus answers again');
   }
 
   get unsynced(): number {
     return this.#unsynced.size;
+  }
+
+  /** Member ends made while the bus could not be reached, waiting to be sent. */
+  get unsentMemberEnds(): number {
+    return this.#unsentMemberEnds.length;
   }
 
   close(): void {
@@ -111,20 +148,32 @@ export class Revocations {
 
   async #publish(event: SessionEndEvent): Promise<boolean> {
     if (this.bus === undefined) return true;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await this.bus.publish(event);
+      // A bus that never answers (a silent network) must not hold the caller's logout.
+      const late = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), PUBLISH_TIMEOUT_MS);
+      });
+      await Promise.race([this.bus.publish(event), late]);
       return true;
     } catch {
       return false;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
   // The store answers again: send what was revoked here meanwhile.
   async #flush(): Promise<void> {
-    if (this.#flushing || this.#unsynced.size === 0) return;
+    if (this.#flushing || (this.#unsynced.size === 0 && this.#unsentMemberEnds.length === 0)) return;
     this.#flushing = true;
     try {
       for (const { event, at } of [...this.#unsynced.values()]) await this.#share(event as SessionEndEvent & { kind: 'token' }, at);
+      while (this.#unsentMemberEnds.length > 0) {
+        const { event, at } = this.#unsentMemberEnds[0]!;
+        if (this.clock.now() - at <= MEMBER_END_RESEND_MS && !(await this.#publish(event))) break;
+        this.#unsentMemberEnds.shift();
+      }
     } finally {
       this.#flushing = false;
     }

@@ -22,6 +22,11 @@ export interface RevocationBus {
   publish(event: SessionEndEvent): Promise<unknown>;
   /** Calls `listener` for every event another instance publishes; returns the unsubscribe function. */
   subscribe(listener: (event: SessionEndEvent) => void): () => void;
+  /**
+   * Optional: calls `listener` each time the bus's connection becomes ready
+   * again, so events it could not take meanwhile are sent at once.
+   */
+  onReady?(listener: () => void): void;
   /** Optional: whether the bus is connected now (readiness). */
   health?(): { state: 'ready' | 'connecting' | 'down' };
 }

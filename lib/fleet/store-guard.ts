@@ -16,6 +16,8 @@ export interface VerificationStoreHealth {
   failures: number;
   /** Revocations made while the shared store was unreachable, held here and sent once it answers again. */
   unsyncedRevocations: number;
+  /** Member ends made while the bus could not be reached, held here and sent once it answers again. */
+  unsentMemberEnds: number;
   /** True when the client receives other instances' revocations (a bus is connected). */
   bus?: 'ready' | 'connecting' | 'down';
 }
@@ -33,6 +35,8 @@ export const STORE_FAILED: unique symbol = Symbol('store failed');
 export class StoreGuard {
   #failures = 0;
   #failedInARow = 0;
+  /** Operations in a row the store answered with an error (a late answer is not counted: a stall is not an outage). */
+  #refusedInARow = 0;
   #onRecovery: (() => void) | undefined;
 
   constructor(
@@ -43,6 +47,7 @@ export class StoreGuard {
     store.onReady?.(() => {
       // A new connection: the failures of the old one say nothing about it.
       this.#failedInARow = 0;
+      this.#refusedInARow = 0;
       this.#onRecovery?.();
     });
   }
@@ -60,20 +65,29 @@ export class StoreGuard {
     try {
       pending = op(this.store);
     } catch {
+      this.#refusedInARow += 1;
       return Promise.resolve(this.#failed(new Error('the store threw')));
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(this.#failed()), this.timeoutMs);
+      let late = false;
+      const timer = setTimeout(() => {
+        late = true;
+        resolve(this.#failed());
+      }, this.timeoutMs);
       pending.then(
         (value) => {
           clearTimeout(timer);
           const recovered = this.#failedInARow > 0;
           this.#failedInARow = 0;
+          this.#refusedInARow = 0;
           if (recovered) this.#onRecovery?.();
           resolve(value);
         },
         (error: unknown) => {
           clearTimeout(timer);
+          // Already counted as late: one operation is one failure.
+          if (late) return;
+          this.#refusedInARow += 1;
           resolve(this.#failed(error));
         },
       );
@@ -87,6 +101,18 @@ export class StoreGuard {
       this.logger?.warn({ error: shortReason(error) }, 'passport-game-platform: the verification store keeps failing; verifications go to the platform and revocations hold on this instance until it answers');
     }
     return STORE_FAILED;
+  }
+
+  /**
+   * True when the store is known to be out of service, not merely slow: its
+   * connection reports itself down (closed, reconnecting, or refusing us), or
+   * its last operations all answered with an error. Late answers alone never
+   * make it down: one stall on a healthy store must not look like an outage.
+   */
+  get knownDown(): boolean {
+    const own = this.store.health?.();
+    if (own !== undefined && own.state !== 'ready') return true;
+    return this.#refusedInARow >= FAILURES_MEANING_DOWN;
   }
 
   get failures(): number {

@@ -7,6 +7,11 @@ import type { RedisClientLike, RedisSubscriberLike } from './redis-like.js';
 import { checkPrefix } from './redis-like.js';
 import { RedisVerificationStore } from './redis-store.js';
 
+/** A silent command connection is closed (then reconnected) after this long without a byte from Redis. */
+export const SILENT_LINK_CLOSE_MS = 3000;
+/** The command connection pings Redis this often when idle, so that only a dead link is silent. */
+export const IDLE_PING_MS = 1000;
+
 /** At most one log line per kind of connection error in this window. */
 export const CONNECTION_ERROR_LOG_WINDOW_MS = 60_000;
 
@@ -88,16 +93,22 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
   }
   const prefix = checkPrefix(options.prefix);
   const maxDelay = options.maxReconnectDelayMs ?? 2000;
+  const socket = {
+    connectTimeout: options.connectTimeoutMs ?? 1000,
+    reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 10), maxDelay),
+  };
   const client = createClient({
     url: options.url,
     disableOfflineQueue: true,
-    socket: {
-      connectTimeout: options.connectTimeoutMs ?? 1000,
-      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 10), maxDelay),
-    },
+    // A link that goes silent (no reset, no answer) is closed after a few seconds, so the
+    // instance sees Redis down and serves through the platform, instead of answering 503
+    // for every unreadable revocation marker until TCP gives up. The pings keep an idle
+    // connection from looking silent.
+    pingInterval: IDLE_PING_MS,
+    socket: { ...socket, socketTimeout: SILENT_LINK_CLOSE_MS },
   });
   // The subscriber keeps its offline queue: its SUBSCRIBE waits for the connection.
-  const subscriber = client.duplicate({ disableOfflineQueue: false });
+  const subscriber = client.duplicate({ disableOfflineQueue: false, pingInterval: undefined, socket });
   const logger = options.logger ?? { warn: (fields: object, msg?: string) => console.warn(msg, fields) };
   const throttle = new LogThrottle({ now: () => performance.now() }, CONNECTION_ERROR_LOG_WINDOW_MS);
   // Reconnection is automatic; the error is only reported, once a minute per kind.
@@ -118,6 +129,7 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
     },
     health: () => revocations.health(),
     async close() {
+      revocations.close();
       for (const c of [client, subscriber]) if (c.isOpen) c.destroy();
     },
   };

@@ -9,6 +9,8 @@ export interface RedisClientLike {
   set(key: string, value: string, options: { PX: number }): Promise<unknown>;
   del(key: string): Promise<unknown>;
   publish(channel: string, message: string): Promise<unknown>;
+  /** Any command as words (the session-end log: `XADD`, `XRANGE`, `PEXPIRE`, `TIME`). */
+  sendCommand(args: string[]): Promise<unknown>;
   /** node-redis emits `ready` each time the connection is (re)established. */
   on?(event: 'ready', listener: () => void): unknown;
 }
@@ -18,6 +20,8 @@ export interface RedisSubscriberLike {
   readonly isReady: boolean;
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
   unsubscribe(channel: string, listener?: (message: string) => void): Promise<unknown>;
+  /** node-redis emits `ready` each time the connection is (re)established, after it resubscribed. */
+  on?(event: 'ready', listener: () => void): unknown;
 }
 
 /** Checked once: every key of the package lives under this prefix. */

@@ -2,6 +2,19 @@ import type { StoreState, VerificationStore } from '../fleet/index.js';
 import { checkPrefix } from './redis-like.js';
 import type { RedisClientLike } from './redis-like.js';
 
+/** What {@link RedisVerificationStore.get} answers for a key holding something unreadable (frozen, no identifiers). */
+export const UNREADABLE_VALUE: Readonly<{ unreadable: true }> = Object.freeze({ unreadable: true });
+
+/** Redis error replies meaning "not for you": a store answering them is down for us until they stop. */
+const REFUSALS: ReadonlySet<string> = new Set(['NOAUTH', 'NOPERM', 'WRONGPASS']);
+
+/** The error reply's code (its first word in capitals, e.g. `WRONGTYPE`), if the error is one. */
+function replyCode(error: unknown): string | undefined {
+  const message = error instanceof Error ? error.message : undefined;
+  const match = message === undefined ? null : /^([A-Z]{3,})\b/.exec(message);
+  return match === null ? undefined : match[1];
+}
+
 /**
  * A {@link VerificationStore} on Redis through node-redis: every key is
  * `prefix + key` (a digest under a kind, never a token), values are JSON of
@@ -23,35 +36,66 @@ import type { RedisClientLike } from './redis-like.js';
 export class RedisVerificationStore implements VerificationStore {
   readonly shared = true;
   readonly prefix: string;
+  /** Redis refused our credentials or rights on the latest command: down for us, however healthy the connection. */
+  #refused = false;
 
   constructor(private readonly client: RedisClientLike, options: { prefix: string }) {
     this.prefix = checkPrefix(options?.prefix);
   }
 
+  /**
+   * The value at `prefix + key`, or undefined when there is none. A key that
+   * holds something we cannot read (another type, unparsable JSON) answers
+   * {@link UNREADABLE_VALUE}: present, so a revocation marker there counts as
+   * revoked, and no cache entry (it is not one).
+   */
   async get(key: string): Promise<unknown> {
-    const raw = await this.client.get(this.prefix + key);
-    if (typeof raw !== 'string') return undefined;
+    let raw: unknown;
+    try {
+      raw = await this.#watch(this.client.get(this.prefix + key));
+    } catch (error) {
+      if (replyCode(error) === 'WRONGTYPE') return UNREADABLE_VALUE;
+      throw error;
+    }
+    if (raw === null || raw === undefined) return undefined;
+    if (typeof raw !== 'string') return UNREADABLE_VALUE;
     try {
       return JSON.parse(raw) as unknown;
     } catch {
-      return undefined;
+      return UNREADABLE_VALUE;
     }
   }
 
   set(key: string, value: unknown, ttlMs: number): Promise<unknown> {
-    return this.client.set(this.prefix + key, JSON.stringify(value), { PX: Math.max(1, Math.ceil(ttlMs)) });
+    return this.#watch(this.client.set(this.prefix + key, JSON.stringify(value), { PX: Math.max(1, Math.ceil(ttlMs)) }));
   }
 
   delete(key: string): Promise<unknown> {
-    return this.client.del(this.prefix + key);
+    return this.#watch(this.client.del(this.prefix + key));
+  }
+
+  // Notes whether Redis refuses us (authentication, rights): such a store is down, not slow.
+  async #watch<T>(pending: Promise<T>): Promise<T> {
+    try {
+      const value = await pending;
+      this.#refused = false;
+      return value;
+    } catch (error) {
+      const code = replyCode(error);
+      if (code !== undefined && REFUSALS.has(code)) this.#refused = true;
+      throw error;
+    }
   }
 
   onReady(listener: () => void): void {
-    this.client.on?.('ready', listener);
+    this.client.on?.('ready', () => {
+      this.#refused = false;
+      listener();
+    });
   }
 
   health(): StoreState {
-    if (this.client.isReady) return { state: 'ready' };
+    if (this.client.isReady) return { state: this.#refused ? 'down' : 'ready' };
     return { state: this.client.isOpen ? 'connecting' : 'down' };
   }
 }

@@ -1,4 +1,6 @@
-import { Registry } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
+import { loadMetricsSettings } from '../../example-app/metrics-config.js';
+import { metricsApp } from '../../example-app/routes/metrics.js';
 import type { HealthExtras } from '../../lib/index.js';
 import { APP_DEMO, listenOnLoopback, startAppHarness } from '../support/app-harness.js';
 import type { AppHarness, AppHarnessOptions } from '../support/app-harness.js';
@@ -59,7 +61,7 @@ describe('GET /readyz', () => {
     });
   });
 
-  it('answers 503 store_down when the client\'s shared verification store reports itself down', async () => {
+  it('stays ready (200 degraded, naming the store) when the client\'s shared verification store reports itself down', async () => {
     let state: 'ready' | 'down' = 'ready';
     const entries = new Map<string, unknown>();
     // A shared store (as a Redis-backed one would be) that tells its connection state.
@@ -75,30 +77,95 @@ describe('GET /readyz', () => {
       expect((await get(`${url}/readyz`)).json()).toMatchObject({ status: 'ready', store: 'ok' });
       state = 'down';
       const res = await get(`${url}/readyz`);
-      expect([res.status, res.json().reasons, res.json().store]).toEqual([503, ['store_down'], 'down']);
+      expect(res.status).toBe(200);
+      expect(res.json()).toMatchObject({ status: 'degraded', degraded: ['store'], store: 'down', circuit: 'closed' });
+      expect(h.client.health()).toMatchObject({ store: 'down', degraded: ['store'] });
+      state = 'ready';
+      expect((await get(`${url}/readyz`)).json()).toMatchObject({ status: 'ready', store: 'ok' });
+      expect((await get(`${url}/readyz`)).json().degraded).toBeUndefined();
     });
   });
 
-  it('answers 503 store_down when the app reports its store down, and shutting_down after SIGTERM', async () => {
+  it('answers 200 degraded when the app reports its store down, and 503 shutting_down after SIGTERM (naming what is degraded too)', async () => {
     let extras: HealthExtras = { store: 'ok', liveConnections: 3 };
     let stopping = false;
     await withApp({ app: { healthExtras: () => extras, isShuttingDown: () => stopping } }, async (h, url) => {
       await h.client.ready();
       expect((await get(`${url}/readyz`)).json()).toMatchObject({ status: 'ready', store: 'ok', liveConnections: 3 });
       extras = { store: 'down' };
-      expect((await get(`${url}/readyz`)).json()).toMatchObject({ status: 'not_ready', reasons: ['store_down'], store: 'down' });
-      extras = {};
+      const degraded = await get(`${url}/readyz`);
+      expect([degraded.status, degraded.json()]).toEqual([200, expect.objectContaining({ status: 'degraded', degraded: ['store'], store: 'down' })]);
       stopping = true;
+      const both = await get(`${url}/readyz`);
+      expect([both.status, both.json()]).toEqual([503, expect.objectContaining({ status: 'not_ready', reasons: ['shutting_down'], degraded: ['store'] })]);
+      extras = {};
       const res = await get(`${url}/readyz`);
-      expect([res.status, res.json().reasons]).toEqual([503, ['shutting_down']]);
+      expect([res.status, res.json().reasons, res.json().degraded]).toEqual([503, ['shutting_down'], undefined]);
     });
+  });
+});
+
+const METRICS_TOKEN = 'scrape-token-0123456789abcdef';
+const scrape = async (url: string, authorization?: string): Promise<{ status: number; body: string; challenge: string | null }> => {
+  const res = await fetch(url, authorization === undefined ? {} : { headers: { Authorization: authorization } });
+  return { status: res.status, body: await res.text(), challenge: res.headers.get('www-authenticate') };
+};
+
+describe('who may read /metrics', () => {
+  it('is not served on the API port without METRICS_TOKEN (404), whatever the caller sends', async () => {
+    const metrics = new Registry();
+    await withApp({ app: { metrics } }, async (_h, url) => {
+      for (const authorization of [undefined, `Bearer ${METRICS_TOKEN}`, 'Bearer ']) {
+        const res = await scrape(`${url}/metrics`, authorization);
+        expect(res.status).toBe(404);
+        expect(res.body).not.toContain('game_platform_');
+        expect(res.body).not.toContain('process_');
+      }
+    });
+  });
+
+  it('with METRICS_TOKEN, answers 401 to anyone without that bearer token and 200 to it', async () => {
+    const metrics = new Registry();
+    await withApp({ app: { metrics, metricsToken: METRICS_TOKEN } }, async (_h, url) => {
+      for (const authorization of [undefined, '', 'Bearer', `Bearer ${METRICS_TOKEN}x`, `Bearer ${METRICS_TOKEN.slice(0, -1)}`, `Basic ${Buffer.from(`u:${METRICS_TOKEN}`).toString('base64')}`, METRICS_TOKEN]) {
+        const res = await scrape(`${url}/metrics`, authorization);
+        expect([authorization, res.status, res.challenge]).toEqual([authorization, 401, 'Bearer realm="metrics"']);
+        expect(res.body).not.toContain('game_platform_');
+        expect(res.body).not.toContain(METRICS_TOKEN);
+      }
+      const ok = await scrape(`${url}/metrics`, `Bearer ${METRICS_TOKEN}`);
+      expect(ok.status).toBe(200);
+      expect(ok.body).toContain('game_platform_circuit_state');
+    });
+  });
+
+  it('reads METRICS_TOKEN and METRICS_PORT, refusing a short token or a bad port by name', () => {
+    expect(loadMetricsSettings({})).toEqual({ token: null, port: null });
+    expect(loadMetricsSettings({ METRICS_TOKEN: METRICS_TOKEN, METRICS_PORT: '9464' })).toEqual({ token: METRICS_TOKEN, port: 9464 });
+    expect(() => loadMetricsSettings({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be 16 to 256/);
+    expect(() => loadMetricsSettings({ METRICS_TOKEN: 'has a space in it, long enough' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadMetricsSettings({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT must be a whole number/);
+  });
+
+  it('on a port of its own (METRICS_PORT), serves /metrics there only (bearer too when set), 404 elsewhere on it', async () => {
+    const metrics = new Registry();
+    metrics.registerMetric(new Gauge({ name: 'example_gauge', help: 'a gauge', registers: [] }));
+    const own = await listenOnLoopback(metricsApp(metrics, { token: METRICS_TOKEN }));
+    try {
+      expect((await scrape(`${own.url}/metrics`)).status).toBe(401);
+      const ok = await scrape(`${own.url}/metrics`, `Bearer ${METRICS_TOKEN}`);
+      expect([ok.status, ok.body]).toEqual([200, expect.stringContaining('example_gauge')]);
+      expect((await scrape(`${own.url}/api/me`, `Bearer ${METRICS_TOKEN}`)).status).toBe(404);
+    } finally {
+      await own.close();
+    }
   });
 });
 
 describe('GET /metrics', () => {
   it('counts a scripted mix of outcomes exactly', async () => {
     const metrics = new Registry();
-    await withApp({ client: { retries: 0, cache: { ttlMs: 60_000 } }, app: { metrics } }, async (h, url) => {
+    await withApp({ client: { retries: 0, cache: { ttlMs: 60_000 } }, app: { metrics, metricsToken: METRICS_TOKEN } }, async (h, url) => {
       await h.client.ready();
       const player = h.token(APP_DEMO.player);
       expect((await get(`${url}/api/me`, player)).status).toBe(200);
@@ -108,7 +175,7 @@ describe('GET /metrics', () => {
       expect((await get(`${url}/api/me`, h.token(APP_DEMO.unregistered))).status).toBe(403);
       h.emulator.injectFault({ endpoint: 'E2', type: 'code', code: 50000, count: 1 });
       expect((await get(`${url}/api/me`, h.token(APP_DEMO.noGuid))).status).toBe(503);
-      const res = await get(`${url}/metrics`);
+      const res = await get(`${url}/metrics`, METRICS_TOKEN);
       expect(res.status).toBe(200);
       const lines = res.body.split('\n');
       const value = (prefix: string): string | undefined => lines.find((l) => l.startsWith(prefix))?.slice(prefix.length).trim();

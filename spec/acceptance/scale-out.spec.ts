@@ -12,6 +12,7 @@ import { until } from '../support/until.js';
 
 // Issue 14: three example-app processes behind one Redis, against one emulator.
 const READY = /Ready: (http:\/\/127\.0\.0\.1:\d+)/;
+const METRICS_TOKEN = 'scale-out-scrape-token-42';
 
 describe('three example-app instances on one Redis', () => {
   let emulator: Emulator;
@@ -25,7 +26,8 @@ describe('three example-app instances on one Redis', () => {
 
   beforeAll(async () => {
     [emulator, redis] = await Promise.all([startEmulator(), startTestRedis()]);
-    apps = [0, 1, 2].map(() => startAppProcess({
+    // Each instance serves /metrics its own way: behind a bearer token, on a port of its own, or not at all.
+    apps = ([{ METRICS_TOKEN }, { METRICS_PORT: '0' }, {}] as Array<Record<string, string>>).map((metricsEnv) => startAppProcess({
       PORT: '0',
       PLATFORM_BASE_URL: emulator.url,
       PLATFORM_CLIENT_ID: APP_DEMO.clientId,
@@ -36,18 +38,33 @@ describe('three example-app instances on one Redis', () => {
       REDIS_PREFIX: 'pgp-scale:',
       VERIFY_CACHE_TTL_MS: '60000',
       REVERIFY_INTERVAL_MS: '0',
+      ...metricsEnv,
     }));
-    urls = await Promise.all(apps.map(async (app) => (await app.waitForOutput(READY, 30_000))[1]!));
+    urls = await Promise.all(apps.map(async (app) => (await app.waitForOutput(READY, 100_000))[1]!));
     await until(async () => {
       const states = await Promise.all(urls.map(async (url) => (await fetch(`${url}/readyz`)).status));
       return states.every((s) => s === 200);
     }, 10_000, 'every instance ready');
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.stop()));
     await redis?.stop();
     await emulator?.close();
+  });
+
+  it('serves /metrics only behind METRICS_TOKEN or on METRICS_PORT, never to anonymous clients on the API port', async () => {
+    const status = async (url: string, authorization?: string): Promise<number> =>
+      (await fetch(url, authorization === undefined ? {} : { headers: { Authorization: authorization } })).status;
+    expect(await status(`${urls[0]}/metrics`)).toBe(401);
+    expect(await status(`${urls[0]}/metrics`, 'Bearer not-the-token-at-all')).toBe(401);
+    expect(await status(`${urls[0]}/metrics`, `Bearer ${METRICS_TOKEN}`)).toBe(200);
+    expect(await status(`${urls[1]}/metrics`)).toBe(404);
+    const [, own] = await apps[1]!.waitForOutput(/Metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/, 5000);
+    const scraped = await fetch(`${own}/metrics`);
+    expect([scraped.status, await scraped.text()]).toEqual([200, expect.stringContaining('game_platform_circuit_state')]);
+    expect(await status(`${urls[2]}/metrics`)).toBe(404);
+    expect(await status(`${urls[2]}/metrics`, `Bearer ${METRICS_TOKEN}`)).toBe(404);
   });
 
   it('spreads one player over three instances with one E2 call per cache lifetime', async () => {
@@ -93,18 +110,28 @@ describe('three example-app instances on one Redis', () => {
     for (const { socket } of sockets) socket.close();
   });
 
-  it('keeps answering through the platform while Redis is down, shares again once it is back, and Redis holds no token or secret', async () => {
+  it('keeps answering through the platform and stays ready (degraded) while Redis is down, shares again once it is back, and Redis holds no token or secret', async () => {
     if (!redis.own) return; // REDIS_URL: not ours to kill
     await redis.kill();
-    await until(async () => (await fetch(`${urls[0]}/readyz`)).status === 503, 5000, '/readyz to report the store');
+    // Degraded is not down: every instance stays in rotation and names the store.
+    const readiness = async (url: string): Promise<[number, { status: string; degraded?: string[] }]> => {
+      const res = await fetch(`${url}/readyz`);
+      return [res.status, await res.json() as { status: string; degraded?: string[] }];
+    };
+    await until(async () => (await readiness(urls[0]!))[1].status === 'degraded', 5000, '/readyz to report the store');
+    for (const url of urls) {
+      await until(async () => (await readiness(url))[1].status === 'degraded', 5000, 'every instance to see the store down');
+      const [status, body] = await readiness(url);
+      expect([status, body.degraded]).toEqual([200, ['store']]);
+    }
     const bearer = token(APP_DEMO.player);
     const before = e2Count();
     for (const url of urls) expect(await get(`${url}/api/me`, bearer)).toBe(200);
     expect(e2Count() - before).toBe(3); // no sharing, no failure
     await redis.restart();
     await until(async () => {
-      const states = await Promise.all(urls.map(async (url) => (await fetch(`${url}/readyz`)).status));
-      return states.every((s) => s === 200);
+      const states = await Promise.all(urls.map(async (url) => (await readiness(url))[1].status));
+      return states.every((s) => s === 'ready');
     }, 8000, 'every instance to reconnect');
     const fresh = token(APP_DEMO.player);
     expect(await get(`${urls[0]}/api/me`, fresh)).toBe(200);
@@ -119,10 +146,11 @@ describe('three example-app instances on one Redis', () => {
       const keys = await raw.keys('*');
       expect(keys.length).toBeGreaterThan(0);
       const dump: unknown[] = [];
-      for (const key of keys) dump.push(key, await raw.get(key));
+      // The session-end log is a stream; every other key a string.
+      for (const key of keys) dump.push(key, (await raw.type(key)) === 'stream' ? await raw.xRange(key, '-', '+') : await raw.get(key));
       const text = JSON.stringify(dump);
       for (const secret of [fresh, bearer, APP_DEMO.clientSecret]) expect(text).not.toContain(secret);
-      for (const key of keys) expect(key).toMatch(/^pgp-scale:(E2|web|revoked):[0-9a-f]{64}$/);
+      for (const key of keys) expect(key).toMatch(/^pgp-scale:((E2|web|revoked):[0-9a-f]{64}|session-end-log)$/);
     } finally {
       await raw.close();
     }

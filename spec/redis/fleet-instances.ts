@@ -1,0 +1,39 @@
+import { PlatformClient } from '../../lib/index.js';
+import type { SessionEndEvent } from '../../lib/index.js';
+import type { Emulator } from '../../lib/emulator/index.js';
+import { createRedisFleet } from '../../lib/redis/index.js';
+import type { RedisFleet } from '../../lib/redis/index.js';
+import { configFor } from '../support/client-harness.js';
+import { memoryLogger } from '../support/http-apps.js';
+
+/** One instance of a game backend: its client on a Redis fleet, and the session ends it heard. */
+export interface Instance {
+  client: PlatformClient;
+  fleet: RedisFleet;
+  ends: SessionEndEvent[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an instance on `url` under `prefix`, with an API token already held
+ * (so a busy machine's first E1 call is not what a test measures) and the
+ * platform's generous timeouts.
+ */
+export async function startInstance(emulator: Emulator, url: string, prefix: string, storeTimeoutMs = 100): Promise<Instance> {
+  const fleet = createRedisFleet({ url, prefix, maxReconnectDelayMs: 200, logger: memoryLogger() });
+  await fleet.ready();
+  const client = new PlatformClient({
+    ...configFor(emulator, { cache: { ttlMs: 30_000 }, timeoutMs: 3000, totalTimeoutMs: 6000, logger: memoryLogger() }),
+    store: fleet.store, revocations: fleet.revocations, storeTimeoutMs,
+  });
+  await client.ready();
+  const ends: SessionEndEvent[] = [];
+  client.on('session-end', (event) => ends.push(event));
+  return {
+    client, fleet, ends,
+    async close() {
+      await client.close();
+      await fleet.close();
+    },
+  };
+}
