@@ -245,6 +245,9 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
   }
 
   if (isServer(io)) {
+    // Bounded from the engine.io handshake on, before any namespace middleware runs
+    // (a server not attached yet is bounded by the middleware instead).
+    (io.engine as Server['engine'] | undefined)?.on('connection', (conn: Socket['conn']) => boundOutput(conn, maxQueuedBytes));
     for (const nsp of io._nsps.values()) guard(nsp);
     // Namespaces made later, by name or as children of a dynamic one, are guarded as they appear.
     io.sockets.on('new_namespace', guard);
