@@ -72,6 +72,10 @@ function maxBytesOf(value: unknown): number {
   return value;
 }
 
+// A namespace is guarded once, by the first call that reaches it: two guards would verify
+// each handshake twice and register each socket twice.
+const guarded = new WeakSet<Namespace>();
+
 // Socket.IO's own constraint on event maps (not exported by the package).
 type EventsMap = { [event: string]: any };
 
@@ -90,7 +94,8 @@ function isServer(io: unknown): io is Server {
  *
  * Given the server, every namespace is guarded: those that exist and those
  * created later (`io.of('/match')`, children of dynamic namespaces). Given
- * one namespace, only that one. Per engine.io connection, one socket per
+ * one namespace, only that one. A namespace already guarded by an earlier
+ * call keeps that guard. Per engine.io connection, one socket per
  * namespace (a repeated `CONNECT` is refused with `connect_error` `login`,
  * 400, without a platform call) and at most `maxQueuedBytes` waiting to be
  * sent. A handshake whose client goes away before the answer cancels its
@@ -236,7 +241,6 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
     onConnection?.(socket as GameSocket, connection);
   }
 
-  const guarded = new WeakSet<Namespace>();
   function guard(nsp: Namespace): void {
     if (guarded.has(nsp)) return;
     guarded.add(nsp);
