@@ -8,9 +8,9 @@ import { until } from '../support/until.js';
 const ABANDONED = 150;
 const SLOTS = 16;
 
-// A handshake whose client had gone kept its platform call, and its place in
-// the call limiter, until the platform answered: a burst of abandoned
-// handshakes queued real players behind calls for nobody.
+// A handshake whose client has gone must not keep its platform call, nor its
+// place in the call limiter, until the platform answers: otherwise a burst of
+// abandoned handshakes queues real players behind calls for nobody.
 describe('Socket.IO handshakes abandoned before the answer', () => {
   let emulator: Emulator;
   let rt: RealtimeServer;

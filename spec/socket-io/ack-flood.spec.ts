@@ -9,9 +9,9 @@ const SEPARATOR = '\x1e';
 
 type EngineConn = { readyState: string; writeBuffer: Array<{ data?: unknown }> };
 
-// A player that stops reading and keeps asking for acknowledgements made the
-// server queue every answer: memory grew with the flood, with no end but the
-// heartbeat. Long polling shows it without the kernel's buffers in between:
+// A player that stops reading and keeps asking for acknowledgements would have
+// the server queue every answer, memory growing with the flood until the
+// heartbeat ends it. Long polling shows it without the kernel's buffers in between:
 // a client that sends no GET reads nothing, and everything waits in the server.
 describe('Socket.IO: a peer that stops reading while it floods acknowledged pings', () => {
   let emulator: Emulator;

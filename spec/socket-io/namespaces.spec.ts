@@ -33,7 +33,7 @@ describe('Socket.IO namespaces', () => {
     emulator.clearRequests();
   });
 
-  // A namespace made after the guard was installed used to take clients with no token at all.
+  // A namespace made after the guard is installed must not take clients with no token at all.
   it('guards a namespace created later: no token gets connect_error login, a token gets session and the typed player', async () => {
     const seen: string[] = [];
     rt.io.of('/match').on('connection', (socket) => seen.push(gameUser(socket).memberNo));
@@ -62,9 +62,9 @@ describe('Socket.IO namespaces', () => {
     player.close();
   });
 
-  // Socket.IO builds a socket for every CONNECT packet: one engine.io
-  // connection repeating CONNECT during a slow verification became as many
-  // sessions (and platform calls).
+  // Socket.IO builds a socket for every CONNECT packet: left alone, one
+  // engine.io connection repeating CONNECT during a slow verification becomes
+  // as many sessions (and platform calls).
   it('2,000 repeated CONNECT packets on one connection: at most one session per namespace, at most one E2 call each', async () => {
     rt.io.of('/match');
     const token = emulator.login(DEMO.admin).access_token;
