@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_SEED } from '../lib/emulator/index.js';
 import { FaultInjector } from './soak/fault-injector.js';
+import { runFloods, type FloodTally } from './soak/flood-shapes.js';
 import { runLoad } from './soak/load-loop.js';
 import { PlatformControl } from './soak/platform-control.js';
 import { appStats, killChildren, startChild } from './soak/soak-children.js';
@@ -56,6 +57,14 @@ let owedTokens = 0;
 let minting: Promise<void> = Promise.resolve();
 let ticks = 0;
 const started = performance.now();
+let loadDone = false;
+// Hostile real-time clients beside the steady load; memory after GC must stay flat.
+const floods: Promise<FloodTally | undefined> = options.floods
+  ? runFloods(port, () => pool.pick(0).token, () => loadDone).catch((err: unknown) => {
+    process.stderr.write(`soak floods: ${String(err)}\n`);
+    return undefined;
+  })
+  : Promise.resolve(undefined);
 const load = await runLoad({
   port,
   rate: options.rate,
@@ -75,6 +84,8 @@ const load = await runLoad({
     }
   },
 });
+loadDone = true;
+const floodTally = await floods;
 const elapsedS = (performance.now() - started) / 1000;
 await faults.settled();
 await minting;
@@ -85,7 +96,7 @@ await emulator.stop();
 
 const report = soakReport({
   options, elapsedS, load, faults: { total: faults.total, byType: faults.byType }, tokens: { start: tokensStart, end: pool.size },
-  appStart, appEnd, rssMaxBytes, driverUnhandledRejections,
+  appStart, appEnd, rssMaxBytes, driverUnhandledRejections, floods: floodTally,
 });
 await writeSoakReport(report);
 log(soakSummary(report));

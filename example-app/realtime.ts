@@ -3,7 +3,7 @@ import { Server as SocketIoServer } from 'socket.io';
 import { createAuthenticator, type Authenticator } from '../lib/auth/index.js';
 import type { PlatformClient } from '../lib/index.js';
 import { SessionRegistry, type SessionEndReason } from '../lib/realtime/index.js';
-import { useSocketIoAuth } from '../lib/socket-io/index.js';
+import { useSocketIoAuth, type GameServer } from '../lib/socket-io/index.js';
 import type { Logger } from '../lib/types.js';
 import { attachWebSocket, refuseUnservedUpgrades } from '../lib/ws/index.js';
 
@@ -28,7 +28,8 @@ export interface Realtime {
 
 /** What {@link attachRealtime} returns. */
 export interface AttachedRealtime {
-  readonly io: SocketIoServer;
+  /** Socket.IO, every namespace authenticated; `socket.data.user` is the player. */
+  readonly io: GameServer;
   /** Live connections on both transports. */
   readonly size: number;
   /** Ends every live connection (`session:ended`, `ws` 1001 on `shutdown`); returns how many. */
@@ -59,8 +60,8 @@ export function attachRealtime(server: Server, realtime: Realtime): AttachedReal
   const { authenticate, registry, webCookieName } = realtime;
   // destroyUpgrade: false leaves /ws upgrades to our handler even when the
   // platform takes longer than Socket.IO's 1 s to answer.
-  const io = new SocketIoServer(server, { destroyUpgrade: false, serveClient: true });
-  useSocketIoAuth(io, { authenticate, registry, cookie: webCookieName });
+  // Every namespace, the main one and any the game adds later (io.of('/match')), is authenticated.
+  const io = useSocketIoAuth(new SocketIoServer(server, { destroyUpgrade: false, serveClient: true }), { authenticate, registry, cookie: webCookieName });
   attachWebSocket(server, { authenticate, registry, cookie: webCookieName, path: '/ws' });
   refuseUnservedUpgrades(server, (pathname) => pathname === '/ws' || pathname.startsWith('/socket.io/'));
   return {

@@ -4,6 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../example-app/create-app.js';
+import { attachRealtime, type Realtime } from '../../example-app/realtime.js';
 import { PlatformClient } from '../../lib/index.js';
 import type { Logger } from '../../lib/index.js';
 import type { AppStats } from './soak-protocol.js';
@@ -40,7 +41,10 @@ client.on('call', (e) => {
 client.on('circuit', (e) => stats.circuit.push(`${e.previous}->${e.state}`));
 client.on('probe', (e) => stats.probes.push(e.outcome));
 
-const server = createServer(createApp({ client, adminMemberNos: [], logger }));
+const app = createApp({ client, adminMemberNos: [], logger });
+const server = createServer(app);
+// Socket.IO and /ws as the example app serves them, for the soak's hostile clients.
+attachRealtime(server, app.locals.realtime as Realtime);
 server.listen({ port: 0, host: '127.0.0.1', backlog: 2048 }, () => {
   process.stdout.write(`SOAK_READY port=${(server.address() as AddressInfo).port}\n`);
 });

@@ -13,6 +13,8 @@ export interface SoakOptions {
   /** `SOAK_TOKENS_START`, `SOAK_TOKENS_PER_S`: distinct user tokens at the start, and minted per second. */
   tokensStart: number;
   tokensPerS: number;
+  /** `SOAK_FLOODS`: 1 (default) runs the hostile real-time clients beside the load (bench/soak/flood-shapes.ts), 0 does not. */
+  floods: boolean;
   /** Hard bound of the whole run (duration + 90 s): children are killed and the run fails past it. */
   hardLimitMs: number;
 }
@@ -35,6 +37,7 @@ export function soakOptions(env: NodeJS.ProcessEnv = process.env): SoakOptions {
     invalidRate: num(env, 'SOAK_INVALID_RATE', 0.02, 0, 0.5),
     tokensStart: num(env, 'SOAK_TOKENS_START', 200, 1, 100_000),
     tokensPerS: num(env, 'SOAK_TOKENS_PER_S', 20, 0, 10_000),
+    floods: num(env, 'SOAK_FLOODS', 1, 0, 1) === 1,
     hardLimitMs: (durationS + 90) * 1000,
   };
 }

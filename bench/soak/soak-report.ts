@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { percentile } from './load-loop.js';
+import type { FloodTally } from './flood-shapes.js';
 import type { LoadTally } from './load-loop.js';
 import type { SoakOptions } from './soak-options.js';
 import type { AppStats } from './soak-protocol.js';
@@ -18,7 +19,12 @@ export interface SoakInputs {
   appEnd: AppStats;
   rssMaxBytes: number;
   driverUnhandledRejections: number;
+  /** The hostile real-time clients, when they ran. */
+  floods?: FloodTally | undefined;
 }
+
+/** Heap after GC may grow by this much over a run before the soak calls memory not flat. */
+export const FLAT_HEAP_GROWTH_MB = 64;
 
 const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
 const ms = (value: number): number => Math.round(value * 10) / 10;
@@ -31,6 +37,8 @@ export function soakReport(i: SoakInputs): Record<string, unknown> & { ok: boole
   if (appEnd.uncaughtExceptions > 0) problems.push(`${appEnd.uncaughtExceptions} uncaught exceptions in the app`);
   if (i.driverUnhandledRejections > 0) problems.push(`${i.driverUnhandledRejections} unhandled rejections in the driver`);
   if (load.errors > 0) problems.push(`${load.errors} requests got no HTTP answer`);
+  const heapGrowthMb = mb(appEnd.heapUsedBytes - appStart.heapUsedBytes);
+  if (heapGrowthMb > FLAT_HEAP_GROWTH_MB) problems.push(`heap after GC grew by ${heapGrowthMb} MB (flat means under ${FLAT_HEAP_GROWTH_MB} MB)`);
   const unexpected = Object.keys(load.byStatus).filter((s) => !['200', '401', '503'].includes(s));
   if (unexpected.length > 0) problems.push(`unexpected statuses: ${unexpected.join(', ')}`);
   return {
@@ -47,12 +55,13 @@ export function soakReport(i: SoakInputs): Record<string, unknown> & { ok: boole
     distinctTokens: i.tokens,
     app: {
       rssStartMb: mb(appStart.rssBytes), rssEndMb: mb(appEnd.rssBytes), rssMaxMb: mb(i.rssMaxBytes),
-      heapUsedAfterGcStartMb: mb(appStart.heapUsedBytes), heapUsedAfterGcEndMb: mb(appEnd.heapUsedBytes),
+      heapUsedAfterGcStartMb: mb(appStart.heapUsedBytes), heapUsedAfterGcEndMb: mb(appEnd.heapUsedBytes), heapGrowthAfterGcMb: heapGrowthMb,
       unhandledRejections: appEnd.unhandledRejections, uncaughtExceptions: appEnd.uncaughtExceptions,
       platformOperations: appEnd.calls, circuitTransitions: appEnd.circuit, apiTokenProbes: appEnd.probes,
       logLines: appEnd.logLines, lastLogLines: appEnd.lastLogLines,
     },
     driverUnhandledRejections: i.driverUnhandledRejections,
+    floods: i.floods ?? null,
   };
 }
 
@@ -74,6 +83,7 @@ export function soakSummary(r: ReturnType<typeof soakReport>): string {
     `faults injected: ${JSON.stringify(r.faultsInjected)}`,
     `distinct tokens: ${JSON.stringify(r.distinctTokens)}`,
     `app RSS MB: start ${app.rssStartMb as number}, end ${app.rssEndMb as number}, max ${app.rssMaxMb as number}; heap after GC MB: ${app.heapUsedAfterGcStartMb as number} -> ${app.heapUsedAfterGcEndMb as number}`,
+    ...(r.floods === null ? [] : [`hostile real-time clients: ${JSON.stringify(r.floods)}`]),
     `unhandled rejections: app ${app.unhandledRejections as number}, driver ${r.driverUnhandledRejections as number}; circuit: ${JSON.stringify(app.circuitTransitions)}; probes: ${JSON.stringify(app.apiTokenProbes)}`,
     ...(r.problems.length > 0 ? [`problems: ${r.problems.join('; ')}`] : []),
   ].join('\n');

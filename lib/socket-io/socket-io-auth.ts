@@ -1,5 +1,6 @@
-import type { Namespace, Server, Socket } from 'socket.io';
+import type { DefaultEventsMap, Namespace, Server, Socket } from 'socket.io';
 import type { Authenticator } from '../auth/authenticate.js';
+import { invalidRequest } from '../errors/index.js';
 import { CALLER_GONE } from '../http/aborted.js';
 import { problemResponse } from '../middleware/problem-response.js';
 import type { ProblemBody } from '../middleware/problem.js';
@@ -7,7 +8,9 @@ import { handshakeToken, handshakeView, type HandshakeToken } from '../realtime/
 import { PendingHandshakes, shuttingDown } from '../realtime/pending-handshakes.js';
 import type { LiveConnection, SessionRegistry } from '../realtime/session-registry.js';
 import type { ConnectionEnding } from '../realtime/types.js';
-import type { GameUser } from '../types.js';
+import type { GameSocket, GameSocketData } from './game-socket.js';
+import { NamespaceSessions } from './namespace-sessions.js';
+import { boundOutput, DEFAULT_MAX_QUEUED_BYTES } from './output-bound.js';
 
 /** Options of {@link useSocketIoAuth}. */
 export interface SocketIoAuthOptions {
@@ -19,20 +22,20 @@ export interface SocketIoAuthOptions {
   cookie?: string | undefined;
   /** Answer the `ping` event (acknowledgement `{ member_no }`). Default `true`. */
   ping?: boolean | undefined;
+  /**
+   * Bytes the server may hold queued for one connection (packets not yet
+   * handed to the transport plus what the peer has not read); past it the
+   * connection is closed. Default 1 MiB.
+   */
+  maxQueuedBytes?: number | undefined;
   /** Called for each authenticated socket, after `session` was emitted. */
-  onConnection?: ((socket: Socket, connection: LiveConnection) => void) | undefined;
+  onConnection?: ((socket: GameSocket, connection: LiveConnection) => void) | undefined;
 }
 
 /** The `Error` a refused handshake passes to `next`: the client's `connect_error`. */
 export interface ConnectError extends Error {
   /** The problem body: `status`, `action`, `code`, `title`, `detail`. */
   data: ProblemBody;
-}
-
-/** What the adapter keeps on `socket.data`. */
-export interface GameSocketData {
-  user: GameUser;
-  connection: LiveConnection;
 }
 
 /** The `connect_error` for a failure: the action as message, the problem body as `data`. */
@@ -60,37 +63,80 @@ function tokenOf(payload: unknown): unknown {
   return payload !== null && typeof payload === 'object' ? (payload as { token?: unknown }).token : undefined;
 }
 
+// Nobody reads the refusal of a client that went away: one shared error, no stack per caller.
+const CLIENT_GONE = new Error('the client went away');
+
+function maxBytesOf(value: unknown): number {
+  if (value === undefined) return DEFAULT_MAX_QUEUED_BYTES;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1024) throw new TypeError('useSocketIoAuth: maxQueuedBytes must be an integer of at least 1024');
+  return value;
+}
+
+// A namespace is guarded once, by the first call that reaches it: two guards would verify
+// each handshake twice and register each socket twice.
+const guarded = new WeakSet<Namespace>();
+
+// Socket.IO's own constraint on event maps (not exported by the package).
+type EventsMap = { [event: string]: any };
+
+function isServer(io: unknown): io is Server {
+  return io !== null && typeof io === 'object' && (io as { _nsps?: unknown })._nsps instanceof Map && typeof (io as { of?: unknown }).of === 'function';
+}
+
 /**
- * Authenticates Socket.IO connections with `io.use` middleware: the token
+ * Authenticates Socket.IO connections with namespace middleware: the token
  * comes from `handshake.auth.token`, `Authorization: Bearer` on the handshake
  * request, or the web token cookie; never the URL. A refusal reaches the
  * client as `connect_error` with the action as `message` and the problem body
  * as `data`. Once connected the socket receives `session` `{ member_no, guid }`,
  * may send `auth:refresh` `{ token }` with an acknowledgement, answers `ping`,
  * and is re-verified by the registry (`auth:expired`, `session:ended`).
- * A handshake still being authenticated when shutdown begins gets
+ *
+ * Given the server, every namespace is guarded: those that exist and those
+ * created later (`io.of('/match')`, children of dynamic namespaces). Given
+ * one namespace, only that one. A namespace already guarded by an earlier
+ * call keeps that guard. Per engine.io connection, one socket per
+ * namespace (a repeated `CONNECT` is refused with `connect_error` `login`,
+ * 400, without a platform call) and at most `maxQueuedBytes` waiting to be
+ * sent. A handshake whose client goes away before the answer cancels its
+ * platform call; one still in progress when shutdown begins gets
  * `connect_error` `retry_later` (503) at once.
+ *
+ * Returns its argument, typed so that `socket.data.user` is the player.
  *
  * @example
  * ```ts
- * const io = new Server(httpServer, { destroyUpgrade: false });
- * useSocketIoAuth(io, { authenticate, registry, cookie: 'SUAT' });
+ * const io = useSocketIoAuth(new Server(httpServer, { destroyUpgrade: false }), { authenticate, registry, cookie: 'SUAT' });
  * io.on('connection', (socket) => socket.emit('hello', socket.data.user.memberNo));
  * ```
  */
-export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOptions): void {
+export function useSocketIoAuth<L extends EventsMap = DefaultEventsMap, E extends EventsMap = L, S extends EventsMap = DefaultEventsMap>(
+  io: Server<L, E, S, any>,
+  options: SocketIoAuthOptions,
+): Server<L, E, S, GameSocketData>;
+export function useSocketIoAuth<L extends EventsMap = DefaultEventsMap, E extends EventsMap = L, S extends EventsMap = DefaultEventsMap>(
+  io: Namespace<L, E, S, any>,
+  options: SocketIoAuthOptions,
+): Namespace<L, E, S, GameSocketData>;
+export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOptions): Server | Namespace {
   if (options === null || typeof options !== 'object') throw new TypeError('useSocketIoAuth: options must be an object');
   const { authenticate, registry, cookie, onConnection } = options;
   if (typeof authenticate?.token !== 'function') throw new TypeError('useSocketIoAuth: authenticate must come from createAuthenticator');
   if (registry === undefined) throw new TypeError('useSocketIoAuth: registry is required');
   const ping = options.ping ?? true;
+  const maxQueuedBytes = maxBytesOf(options.maxQueuedBytes);
+  const { realm } = authenticate;
+  // One refusal for every repeated CONNECT: a flood of them builds no error per packet.
+  const duplicate = connectError(invalidRequest('one session per namespace per connection'), realm);
 
   // Per socket we keep only the registry's entry: the listeners below are shared
   // by every socket (Socket.IO calls them with the socket as `this`).
   const pending = new WeakMap<Socket, HandshakeToken>();
   const live = new WeakMap<Socket, LiveConnection>();
+  const namespaces = new NamespaceSessions();
 
   function onDisconnect(this: Socket): void {
+    namespaces.release(this);
     const connection = live.get(this);
     if (connection === undefined) return;
     live.delete(this);
@@ -114,42 +160,65 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
   function onPing(this: Socket, ...args: unknown[]): void {
     const connection = live.get(this);
     const ack = ackOf(args);
-    if (connection !== undefined && ack !== undefined) ack({ member_no: connection.memberNo });
+    // A connection already closed for its backlog answers nothing more.
+    if (connection !== undefined && ack !== undefined && this.conn.readyState === 'open') ack({ member_no: connection.memberNo });
   }
 
   // Handshakes still being authenticated: shutdown refuses them at once.
   const handshakes = new PendingHandshakes<Socket>();
   registry.onShutdown(() => handshakes.endAll());
 
-  io.use((socket, next) => {
-    if (registry.closing) return next(connectError(shuttingDown(), authenticate.realm));
+  function middleware(socket: Socket, next: (err?: Error) => void): void {
+    const conn = socket.conn;
+    boundOutput(conn, maxQueuedBytes);
+    if (registry.closing) return next(connectError(shuttingDown(), realm));
+    // Gone before its turn: nobody would read the answer.
+    if (conn.readyState !== 'open') return next(CLIENT_GONE);
+    if (!namespaces.claim(socket)) return next(duplicate);
+    const refuse = (err: unknown): void => {
+      namespaces.release(socket);
+      next(connectError(err, realm));
+    };
     const view = handshakeView(socket.request);
     let found: HandshakeToken;
     try {
       const auth = socket.handshake.auth as { token?: unknown } | undefined;
       found = { ...handshakeToken(view, cookie, auth?.token), since: registry.now() };
     } catch (err) {
-      return next(connectError(err, authenticate.realm));
+      return refuse(err);
     }
     const aborter = new AbortController();
-    handshakes.add(socket, () => {
+    // The client's connection closed before the answer: its platform call is cancelled and its slot freed.
+    const onGone = (): void => {
+      if (!handshakes.settle(socket)) return;
       aborter.abort(CALLER_GONE);
-      next(connectError(shuttingDown(), authenticate.realm));
+      namespaces.release(socket);
+      next(CLIENT_GONE);
+    };
+    conn.once('close', onGone);
+    handshakes.add(socket, () => {
+      conn.off('close', onGone);
+      aborter.abort(CALLER_GONE);
+      refuse(shuttingDown());
     });
     authenticate.token(found.token, { req: view as never, source: found.source, signal: aborter.signal }).then(
       (user) => {
         if (!handshakes.settle(socket)) return;
+        conn.off('close', onGone);
         pending.set(socket, found);
         socket.data.user = user;
         next();
       },
       (err: unknown) => {
-        if (handshakes.settle(socket)) next(connectError(err, authenticate.realm));
+        if (!handshakes.settle(socket)) return;
+        conn.off('close', onGone);
+        refuse(err);
       },
     );
-  });
+  }
 
-  io.on('connection', (socket: Socket) => {
+  function onSocket(socket: Socket): void {
+    socket.on('disconnect', onDisconnect);
     const data = socket.data as Partial<GameSocketData>;
     const found = pending.get(socket);
     pending.delete(socket);
@@ -166,10 +235,28 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
     if (!connection.open) return;
     data.connection = connection;
     live.set(socket, connection);
-    socket.on('disconnect', onDisconnect);
     socket.on('auth:refresh', onRefresh);
     if (ping) socket.on('ping', onPing);
     socket.emit('session', { member_no: user.memberNo, guid: user.guid });
-    onConnection?.(socket, connection);
-  });
+    onConnection?.(socket as GameSocket, connection);
+  }
+
+  function guard(nsp: Namespace): void {
+    if (guarded.has(nsp)) return;
+    guarded.add(nsp);
+    nsp.use(middleware);
+    nsp.on('connection', onSocket);
+  }
+
+  if (isServer(io)) {
+    // Bounded from the engine.io handshake on, before any namespace middleware runs
+    // (a server not attached yet is bounded by the middleware instead).
+    (io.engine as Server['engine'] | undefined)?.on('connection', (conn: Socket['conn']) => boundOutput(conn, maxQueuedBytes));
+    for (const nsp of io._nsps.values()) guard(nsp);
+    // Namespaces made later, by name or as children of a dynamic one, are guarded as they appear.
+    io.sockets.on('new_namespace', guard);
+  } else {
+    guard(io);
+  }
+  return io;
 }

@@ -1,0 +1,74 @@
+import type { Socket } from 'socket.io';
+
+/** Default of `maxQueuedBytes`: what one connection may have waiting to be sent before it is closed. */
+export const DEFAULT_MAX_QUEUED_BYTES = 1024 * 1024;
+
+// Each queued packet is an object (and, once handed to the socket, a write
+// request) worth far more than its few bytes of text: counting a floor per
+// packet keeps a flood of tiny answers as bounded as one large one.
+const PACKET_FLOOR_BYTES = 64;
+
+type EngineConnection = Socket['conn'];
+
+interface EnginePacket {
+  data?: unknown;
+}
+
+interface RawTransportSocket {
+  bufferedAmount?: unknown;
+  terminate?: unknown;
+}
+
+function packetBytes(packet: EnginePacket): number {
+  const { data } = packet;
+  if (typeof data === 'string') return PACKET_FLOOR_BYTES + Buffer.byteLength(data);
+  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) return PACKET_FLOOR_BYTES + data.byteLength;
+  return PACKET_FLOOR_BYTES;
+}
+
+// Bytes the transport took but the peer has not read yet (the WebSocket's
+// send buffer); long polling sends only what a request asks for, so its
+// backlog is the engine's own buffer, counted by the caller.
+function transportBytes(conn: EngineConnection): number {
+  const raw = (conn.transport as unknown as { socket?: RawTransportSocket } | undefined)?.socket;
+  const buffered = raw?.bufferedAmount;
+  return typeof buffered === 'number' ? buffered : 0;
+}
+
+// A peer that does not read gets no close frame either: the socket is torn
+// down at once, so its backlog is freed now, not after a closing handshake.
+function dropConnection(conn: EngineConnection): void {
+  const raw = (conn.transport as unknown as { socket?: RawTransportSocket } | undefined)?.socket;
+  conn.close(true);
+  if (typeof raw?.terminate === 'function') (raw.terminate as () => void).call(raw);
+}
+
+const bounded = new WeakSet<EngineConnection>();
+
+/**
+ * Bounds what the server queues for one engine.io connection: the packets
+ * waiting in the engine's buffer plus the bytes its transport has not
+ * delivered yet. A peer that stops reading while its traffic keeps asking for
+ * answers (acknowledged events, broadcasts) is closed once the backlog passes
+ * `maxBytes`, instead of growing the server. Installed once per connection;
+ * the first bound given wins.
+ */
+export function boundOutput(conn: EngineConnection, maxBytes: number): void {
+  if (bounded.has(conn)) return;
+  bounded.add(conn);
+  let queued = 0;
+  const onPacket = (packet: EnginePacket): void => {
+    queued += packetBytes(packet);
+    if (queued + transportBytes(conn) > maxBytes) dropConnection(conn);
+  };
+  // The engine empties its buffer into the transport on flush: from then on the transport's count holds those bytes.
+  const onFlush = (): void => {
+    queued = 0;
+  };
+  conn.on('packetCreate', onPacket);
+  conn.on('flush', onFlush);
+  conn.once('close', () => {
+    conn.off('packetCreate', onPacket);
+    conn.off('flush', onFlush);
+  });
+}
