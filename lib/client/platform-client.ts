@@ -45,7 +45,8 @@ export interface VerifyOptions {
   signal?: AbortSignal;
 }
 
-type ClientEvents = { call: [CallEvent]; circuit: [CircuitEvent]; probe: [ProbeEvent]; 'session-end': [SessionEndEvent] };
+/** The events a {@link PlatformClient} emits, each with its payload. */
+export type ClientEvents = { call: [CallEvent]; circuit: [CircuitEvent]; probe: [ProbeEvent]; 'session-end': [SessionEndEvent] };
 
 /**
  * The platform's server API: verifies user tokens (E2), web tokens, and looks

@@ -5,7 +5,8 @@ import { readPlatformEnv } from './read-platform-env.js';
 import { resolvePlatformConfig } from './resolve-config.js';
 import { configError } from './validate.js';
 
-type Env = Record<string, string | undefined>;
+/** The environment {@link fromEnv} reads (`process.env` by default). */
+export type Env = Record<string, string | undefined>;
 
 /**
  * The client options of a reading. Throws a `TypeError` naming the variable

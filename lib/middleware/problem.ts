@@ -31,7 +31,7 @@ const GENERIC_DETAIL: Record<number, string> = {
   503: 'The game platform is unavailable at the moment. Try again later.',
 };
 
-/** Options of {@link problemBody} and {@link problemFor}. */
+/** Options of `problemBody` and `problemFor` (the problem renderers behind every adapter). */
 export interface ProblemOptions {
   /** Show a 5xx error's own message as `detail` (development only). Default `false`. */
   exposeDetail?: boolean | undefined;

@@ -9,3 +9,4 @@ export { GamePlatformGuard } from './game-platform-guard.js';
 export { GamePlatformExceptionFilter } from './problem-filter.js';
 export { GameUser } from './game-user.js';
 export { passportResult } from './passport-result.js';
+export type { AdapterCore, AdapterOptions } from '../adapters/adapter-core.js';

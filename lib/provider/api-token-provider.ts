@@ -105,7 +105,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
    * runs the operation once more, even when E1 hands the refused token back
    * (the platform may have refused it in passing). Refused again: a
    * configuration fault (500), logged once, and no E1 call for that token for
-   * {@link CONFIGURATION_BACKOFF_MS}. Any accepted answer clears every such
+   * `CONFIGURATION_BACKOFF_MS` (60 s). Any accepted answer clears every such
    * state at once.
    */
   async withToken<T extends TokenReply>(attempt: (apiToken: string) => Promise<T>, options: WithTokenOptions<T>): Promise<T> {
@@ -131,7 +131,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
   }
 
   /**
-   * Logs a failure at most once per fault per {@link CONFIGURATION_BACKOFF_MS}
+   * Logs a failure at most once per fault per `CONFIGURATION_BACKOFF_MS` (60 s)
    * (the package's one throttle for fault lines, on the monotonic clock): a
    * configuration fault as an error, a platform fault as a warning. The open
    * circuit breaker logs its own line.
