@@ -40,7 +40,7 @@ const NEWEST = {
 
 describe('the packed package with today\'s stack', () => {
   it('installs beside the newest release of every framework and peer, compiles strict (with @fastify/jwt) and serves Express, Nest, Fastify, Socket.IO, ws and Colyseus', async () => {
-    const dir = await packed.install('newest', 'newest', NEWEST, { '@types/express': 'latest', '@types/ws': 'latest', '@types/node': '^22.0.0' });
+    const dir = await packed.install('newest', 'newest', NEWEST, { '@types/express': 'latest', '@types/ws': 'latest', '@types/debug': 'latest', '@types/node': '^22.0.0' });
     newest = dir;
     const lock = JSON.parse(await readFile(path.join(dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> };
     const major = (name: string): string | undefined => lock.packages[`node_modules/${name}`]?.version?.split('.')[0];

@@ -15,7 +15,6 @@ import { io as socketIoClient } from 'socket.io-client';
 import WebSocket from 'ws';
 import { Room, Server as ColyseusServer, type AuthContext, type Client as ColyseusClient } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
-import { Client as ColyseusSdk, type Room as SdkRoom } from '@colyseus/sdk';
 import { createAuthenticator, isPlatformError, PlatformClient, platformErrorHandler, requireGameUser, type GameUser as Player } from 'passport-game-platform';
 import { DEFAULT_MEMBERS, startEmulator } from 'passport-game-platform/emulator';
 import { fastifyGamePlatform, type FastifyGameUser } from 'passport-game-platform/fastify';
@@ -23,6 +22,7 @@ import { GamePlatformGuard, GamePlatformModule, GameUser } from 'passport-game-p
 import { attachWebSocket, SessionRegistry } from 'passport-game-platform/ws';
 import { useSocketIoAuth } from 'passport-game-platform/socket.io';
 import { gamePlatformRoomAuth } from 'passport-game-platform/colyseus';
+import { joinWithSession, joinWithUrlToken } from './colyseus-client.mjs';
 
 // @fastify/jwt types request.user as well: both declarations live in one program.
 interface AdminClaims { admin: true; sub: string }
@@ -120,26 +120,13 @@ class Lobby extends Room {
     return auth.onAuth(c, options, context);
   }
 }
-class SessionClient extends ColyseusSdk {
-  session: Promise<Record<string, unknown>> | undefined;
-  protected override createRoom(roomName: string, rootSchema?: never): SdkRoom {
-    const room = super.createRoom(roomName, rootSchema);
-    this.session = new Promise((resolve) => room.onMessage('session', (message: Record<string, unknown>) => resolve(message)));
-    return room;
-  }
-}
 const colyseusHttp = createServer();
 const gameServer = new ColyseusServer({ transport: new WebSocketTransport({ server: colyseusHttp }), greet: false });
 gameServer.define('lobby', Lobby);
 await gameServer.listen(0, '127.0.0.1');
 const colyseusUrl = `ws://127.0.0.1:${(colyseusHttp.address() as AddressInfo).port}`;
-const sdk = new SessionClient(colyseusUrl);
-const room = await sdk.joinOrCreate('lobby', { token: token(DEFAULT_MEMBERS.player) });
-const colyseus = await sdk.session!;
-await room.leave();
-const urlClient = new ColyseusSdk(colyseusUrl);
-urlClient.auth.token = token(DEFAULT_MEMBERS.player);
-const urlToken = await urlClient.joinOrCreate('lobby', {}).then(() => ({ code: 0, message: 'joined' }), (err: { code: number; message: string }) => ({ code: err.code, message: err.message }));
+const colyseus = await joinWithSession(colyseusUrl, token(DEFAULT_MEMBERS.player));
+const urlToken = await joinWithUrlToken(colyseusUrl, token(DEFAULT_MEMBERS.player));
 
 const error = await client.verifyUserToken('x'.repeat(10)).catch((err: unknown) => err);
 process.stdout.write(`${JSON.stringify({ express: expressResult, nest: nestResult, fastify: fastifyResult, adminStatus, socketIo, ws, colyseus, urlToken, isPlatformError: isPlatformError(error) })}\n`);
