@@ -1,6 +1,6 @@
 import type { Config } from 'jest';
 
-// p-memoize 8 and lossless-json ship ESM only, so Jest runs in native ESM mode
+// lossless-json ships ESM only, so Jest runs in native ESM mode
 // (NODE_OPTIONS=--experimental-vm-modules, set by the npm scripts) and ts-jest
 // emits ESM. Imports in our sources end in `.js` (NodeNext); the mapper strips
 // the extension so Jest resolves the `.ts` file.

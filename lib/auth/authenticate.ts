@@ -1,4 +1,4 @@
-import { PlatformError, checkTokenSyntaxOnce } from '../errors/index.js';
+import { PlatformError, checkTokenSyntaxOnce, isPlatformError } from '../errors/index.js';
 import type { GameUser } from '../types.js';
 import { accessDenied } from './access-denied.js';
 import { assertSameSite } from './cross-site.js';
@@ -87,7 +87,7 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
 
   // Every rejection goes through here: a PlatformError in this realm, nothing else.
   const reject = (err: unknown, stage: string): PlatformError => {
-    const error = err instanceof PlatformError ? err : toPlatformError(err, stage, logger);
+    const error = isPlatformError(err) ? err : toPlatformError(err, stage, logger);
     return error.realm === realm ? error : error.withRealm(realm);
   };
 

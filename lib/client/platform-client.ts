@@ -45,7 +45,7 @@ export interface VerifyOptions {
   signal?: AbortSignal;
 }
 
-/** The events of a {@link PlatformClient}, by name, with their arguments. */
+/** The events a {@link PlatformClient} emits, each with its payload. */
 export type ClientEvents = { call: [CallEvent]; circuit: [CircuitEvent]; probe: [ProbeEvent]; 'session-end': [SessionEndEvent] };
 
 /**

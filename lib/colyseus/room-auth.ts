@@ -10,11 +10,15 @@ import type { LiveConnection, SessionRegistry } from '../realtime/session-regist
 import type { ConnectionEnding } from '../realtime/types.js';
 import type { GameUser } from '../types.js';
 import { closerFor, endedError, endingFor, isOpen, SessionEndedMeanwhile } from './room-closer.js';
+import { currentTransport, headerRecord, loadTransportAccessor, urlTokenSeen, watchTransport, type WatchableTransport } from './url-token.js';
 
-/** What Colyseus hands `onAuth` (its `AuthContext`). */
+/**
+ * What Colyseus hands `onAuth` (its `AuthContext`): `headers` is a record on
+ * Colyseus 0.16 and a Fetch `Headers` on 0.18; both are read the same way.
+ */
 export interface RoomAuthContext {
   token?: string | undefined;
-  headers: IncomingHttpHeaders;
+  headers: IncomingHttpHeaders | Headers;
 }
 
 /** Options of {@link gamePlatformRoomAuth}. */
@@ -23,6 +27,14 @@ export interface RoomAuthOptions {
   authenticate: Authenticator<object, never>;
   /** The live-session registry shared with the other transports. */
   registry: SessionRegistry;
+  /**
+   * The server's transport (`new WebSocketTransport(...)`). Found by itself
+   * on Colyseus 0.18; on 0.16 pass it to accept a token in an
+   * `Authorization` header on the room's WebSocket: without it only the
+   * join options' `token` is accepted there, because Colyseus 0.16 merges a
+   * URL token and the header into one value the helper cannot tell apart.
+   */
+  transport?: WatchableTransport | undefined;
 }
 
 /** What {@link gamePlatformRoomAuth} returns: the pieces a room plugs in. */
@@ -70,12 +82,15 @@ function bearerOf(headers: IncomingHttpHeaders): string | undefined {
 }
 
 /**
- * Authentication for Colyseus rooms (`@colyseus/core` 0.16), with the
- * re-verification, in-band refresh and session ending of the other
+ * Authentication for Colyseus rooms (`@colyseus/core` 0.16 and 0.18), with
+ * the re-verification, in-band refresh and session ending of the other
  * transports. The token comes from the join options (`{ token }`, sent in the
  * matchmaking request's body) or an `Authorization: Bearer` header on the
- * room's WebSocket (native clients). A token in the URL (`colyseus.js`'s
- * `client.auth.token` adds `_authToken=` to it) is refused.
+ * room's WebSocket (native clients; on 0.16 only with `transport` given). A
+ * token in the URL (the SDK's `client.auth.token` adds `_authToken=` to it)
+ * is refused with 4401 `login`, even when a header carries the same token.
+ * After a join (and a reconnection) the room sends the client `session`
+ * `{ member_no, guid }`.
  *
  * @example
  * ```ts
@@ -89,6 +104,8 @@ function bearerOf(headers: IncomingHttpHeaders): string | undefined {
 export function gamePlatformRoomAuth(options: RoomAuthOptions): RoomAuth {
   if (options === null || typeof options !== 'object') throw new TypeError('gamePlatformRoomAuth: options must be an object');
   const { authenticate, registry } = options;
+  if (options.transport !== undefined) watchTransport(options.transport);
+  void loadTransportAccessor();
   if (typeof authenticate?.token !== 'function') throw new TypeError('gamePlatformRoomAuth: authenticate must come from createAuthenticator');
   if (registry === undefined) throw new TypeError('gamePlatformRoomAuth: registry is required');
   const connections = new WeakMap<Client, LiveConnection>();
@@ -115,6 +132,8 @@ export function gamePlatformRoomAuth(options: RoomAuthOptions): RoomAuth {
     const connection = registry.add({ transport: 'colyseus', user, token: found.token, source: found.source, close });
     connections.set(client, connection);
     tokens.set(connection.user, { token: found.token, source: found.source });
+    // Queued by Colyseus until the client has the join confirmation, like the other transports' `session`.
+    client.send('session', { member_no: connection.user.memberNo, guid: connection.user.guid });
     client.ref.once('close', () => {
       const entry = tokens.get(client.auth as GameUser);
       if (entry !== undefined) entry.since = registry.now();
@@ -123,14 +142,23 @@ export function gamePlatformRoomAuth(options: RoomAuthOptions): RoomAuth {
     return connection.user;
   }
 
+  // Colyseus fills context.token from the URL's _authToken, else from the
+  // Authorization header. A value that differs from the header came from the
+  // URL; an equal one did too when the watched transport saw `_authToken`, and
+  // is not trusted when no watched transport saw the socket at all.
+  function carriedUrlToken(client: Client, merged: string | null | undefined, header: string | undefined): boolean {
+    if (merged === undefined || merged === null || merged === '') return false;
+    if (merged !== header) return true;
+    return urlTokenSeen(client.ref) ?? true;
+  }
+
   async function onAuth(client: Client, joinOptions: unknown, context: RoomAuthContext): Promise<GameUser> {
     try {
       if (registry.closing) throw shuttingDown();
-      const headerToken = bearerOf(context.headers ?? {});
-      // Colyseus fills context.token from the URL's _authToken when there is one.
-      if (context.token !== undefined && context.token !== headerToken) throw invalidRequest('token in the URL is not accepted');
+      const headers = headerRecord(context?.headers);
+      if (carriedUrlToken(client, context?.token, bearerOf(headers))) throw invalidRequest('token in the URL is not accepted');
       const explicit = (joinOptions as { token?: unknown } | null | undefined)?.token;
-      const found = handshakeToken({ method: 'WEBSOCKET', headers: context.headers ?? {} }, undefined, explicit);
+      const found = handshakeToken({ method: 'WEBSOCKET', headers }, undefined, explicit);
       return await admit(client, found);
     } catch (err) {
       // A session ended meanwhile refuses the join: 4401 relogin (logout), 4403 denied (admin).
@@ -157,6 +185,8 @@ export function gamePlatformRoomAuth(options: RoomAuthOptions): RoomAuth {
   }
 
   function register(room: Room): void {
+    // Rooms are created after the server has its transport: from here on, every room socket is watched.
+    watchTransport(currentTransport());
     room.onMessage('auth:refresh', (client: Client, message: { token?: unknown } | undefined) => {
       const connection = connections.get(client);
       if (connection === undefined) return;

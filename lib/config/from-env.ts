@@ -8,6 +8,9 @@ import { configError } from './validate.js';
 /** Environment variables, as `process.env` holds them. */
 export type PlatformEnvSource = Readonly<Record<string, string | undefined>>;
 
+/** The environment {@link fromEnv} reads (`process.env` by default); the same as {@link PlatformEnvSource}. */
+export type Env = PlatformEnvSource;
+
 /**
  * The client options of a reading. Throws a `TypeError` naming the variable
  * (or flag) of its first problem, never a value.

@@ -9,6 +9,7 @@ export interface ChannelView<P> {
   read: (message: object) => P | undefined;
 }
 
+/** One {@link ChannelView} per event of an emitter whose events are `T`. */
 export type ChannelViews<T> = { [K in keyof T]?: T[K] extends [infer P] ? ChannelView<P> : never };
 
 /** Handlers still subscribed for an instance, unsubscribed if it is collected with listeners left. */

@@ -6,7 +6,7 @@ export type FaultEndpoint = 'E1' | 'E2' | 'E3' | 'web' | 'any';
 /** Body of a `garbage` fault (HTTP 200, `content-type: application/json` in every case). */
 export type GarbageVariant = 'text' | 'html' | 'json-without-code' | 'truncated-json' | 'empty';
 
-/** What every fault has: where it applies and how many times. */
+/** What every {@link FaultSpec} has: where it applies and how many requests it hits. */
 export interface FaultBase {
   /** Default `'any'`. */
   endpoint?: FaultEndpoint;

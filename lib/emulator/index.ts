@@ -12,7 +12,7 @@ export { DEFAULT_SEED, DEFAULT_MEMBERS } from './default-seed.js';
 export { validateSeed, DEFAULT_API_TOKEN_TTL_SECONDS } from './seed.js';
 export type { EmulatorSeed, SeedClient, SeedMember, ValidSeed, ValidClient, ValidMember } from './seed.js';
 export { validateFault } from './fault-queue.js';
-export type { FaultSpec, FaultEndpoint, FaultBase, GarbageVariant } from './fault-queue.js';
+export type { FaultSpec, FaultBase, FaultEndpoint, GarbageVariant } from './fault-queue.js';
 export { EmulatorInputError, EmulatorSeedError } from './errors.js';
 export { fingerprint } from './token-format.js';
 export { USER_TOKEN_LIFETIME_MS, REFRESH_TOKEN_LIFETIME_MS, WEB_TOKEN_LIFETIME_MS } from './user-token-store.js';

@@ -159,7 +159,23 @@ export class PlatformError extends Error {
   }
 }
 
-/** Type guard for {@link PlatformError}. */
+/**
+ * The brand every `PlatformError` carries on its prototype. A registered
+ * symbol (`Symbol.for`) is the same in every copy of the package a process
+ * loads, so an error from an app's copy is recognised by a plugin's copy,
+ * where `instanceof` answers `false`.
+ */
+export const PLATFORM_ERROR_BRAND: unique symbol = Symbol.for('passport-game-platform.PlatformError');
+
+// On the prototype, not the instance: the own properties stay the documented fields.
+Object.defineProperty(PlatformError.prototype, PLATFORM_ERROR_BRAND, { value: true, enumerable: false, writable: false, configurable: false });
+
+/**
+ * Type guard for {@link PlatformError}: true for an error from this copy of
+ * the package or from any other copy loaded in the same process (a plugin
+ * with its own `node_modules`, a second major beside this one).
+ */
 export function isPlatformError(value: unknown): value is PlatformError {
-  return value instanceof PlatformError;
+  if (value instanceof PlatformError) return true;
+  return typeof value === 'object' && value !== null && (value as { [PLATFORM_ERROR_BRAND]?: unknown })[PLATFORM_ERROR_BRAND] === true;
 }

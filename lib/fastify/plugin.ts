@@ -5,20 +5,10 @@ import { isPlatformError } from '../errors/index.js';
 import { problemResponse } from '../middleware/problem-response.js';
 import type { GameUser } from '../types.js';
 import { rememberVerifierFailure } from './verifier-failure.js';
-
-/**
- * The player on `request.user`. Extend it by declaration merging when
- * `mapUser` adds fields:
- * `declare module 'passport-game-platform/fastify' { interface FastifyGameUser { level: number } }`.
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface FastifyGameUser extends GameUser {}
+// request.user's typing lives beside the plugin; loaded with it.
+import './request-user.js';
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by `requireGameUser`. */
-    user?: FastifyGameUser | undefined;
-  }
   interface FastifyInstance {
     /** Route hook (`preHandler` or `onRequest`) that authenticates the player or answers our problem body. */
     requireGameUser: preHandlerAsyncHookHandler;

@@ -6,8 +6,8 @@ export type AbortReason = 'deadline' | 'caller' | 'closed';
 /** What a signal needs to offer to be followed: an AbortSignal or another DeadlineSignal. */
 export interface Abortable {
   readonly aborted: boolean;
-  addEventListener(type: 'abort', listener: Listener, options?: { once?: boolean }): void;
-  removeEventListener(type: 'abort', listener: Listener): void;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
 }
 
 /**

@@ -23,6 +23,7 @@ import type { CircuitMessage, PlatformCallMessage } from '../diagnostics/channel
 import { inScope, newScope } from '../diagnostics/scope.js';
 import type { Scope } from '../diagnostics/scope.js';
 
+/** One call to the platform, as the HTTP layer sends it. */
 export interface PlatformRequest {
   endpoint: PlatformEndpoint;
   method: 'GET' | 'POST';
@@ -47,7 +48,7 @@ export interface CallStats {
   attempts: number;
 }
 
-/** The HTTP layer's calls in flight and queued, for health checks (`PlatformClient.load`). */
+/** What the HTTP layer's `load` reports (calls in flight and queued), for health checks. */
 export interface HttpLoad {
   active: number;
   queued: number;

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { PlatformError, invalidRequest, missingCredentials } from '../errors/index.js';
+import { PlatformError, invalidRequest, isPlatformError, missingCredentials } from '../errors/index.js';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_PREFIX, problemFor, type ProblemBody } from './problem.js';
 
 /** Everything an adapter needs to answer a failure: status, headers, problem body. */
@@ -54,7 +54,7 @@ function statusOf(e: HttpErrorLike): number | undefined {
 
 /** True for passport's `AuthenticationError` (what `failWithError` passes on). */
 export function isAuthenticationError(err: unknown): err is Error & { status: number } {
-  if (err === null || typeof err !== 'object' || err instanceof PlatformError) return false;
+  if (err === null || typeof err !== 'object' || isPlatformError(err)) return false;
   try {
     const e = err as HttpErrorLike;
     return e.name === 'AuthenticationError' && typeof e.status === 'number' && e.status >= 400 && e.status < 500;
@@ -85,7 +85,7 @@ function rendered(error: PlatformError, options: ProblemResponseOptions): Descri
 
 /** {@link problemResponse}, and what the error was. Never throws. */
 export function describeError(err: unknown, options: ProblemResponseOptions = {}): DescribedError {
-  if (err instanceof PlatformError) return rendered(err, options);
+  if (isPlatformError(err)) return rendered(err, options);
   try {
     if (isAuthenticationError(err)) return rendered(fromAuthenticationStatus(err.status), options);
     const e = (err !== null && typeof err === 'object' ? err : {}) as HttpErrorLike;

@@ -32,7 +32,7 @@ const GENERIC_DETAIL: Record<number, string> = {
   503: 'The game platform is unavailable at the moment. Try again later.',
 };
 
-/** Options of the problem renderers (`problemResponse` and the functions it is built on). */
+/** Options of `problemBody` and `problemFor` (the problem renderers behind every adapter). */
 export interface ProblemOptions {
   /** Show a 5xx error's own message as `detail` (development only). Default `false`. */
   exposeDetail?: boolean | undefined;

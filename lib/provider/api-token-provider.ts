@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import pMemoize from 'p-memoize';
 import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js';
 import { fingerprint, resolvePlatformConfig, tokenKey } from '../config/index.js';
 import {
@@ -11,6 +10,7 @@ import type { Logger } from '../types.js';
 import { LogThrottle } from './log-throttle.js';
 import { requestApiToken } from './request-api-token.js';
 import { CONFIGURATION_BACKOFF_MS, holdToken, renewalRetryDelayMs } from './token-lifetime.js';
+import { singleFlight } from './single-flight.js';
 import type { HeldToken } from './token-lifetime.js';
 import type {
   ApiTokenProviderDeps, GetTokenOptions, ProviderState, TokenEvent, TokenReply, WithTokenOptions,
@@ -85,7 +85,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
     this.#ownsHttp = deps.http === undefined;
     this.#http = deps.http ?? new PlatformHttp(this.config);
     this.#faults = new LogThrottle(this.config.monotonic, CONFIGURATION_BACKOFF_MS);
-    this.#issueShared = pMemoize(() => this.#issue(), { cache: false, cacheKey: () => 'E1' });
+    this.#issueShared = singleFlight(() => this.#issue());
     this.viewChannels(providerViews(this.#scope), this.config.logger);
   }
 

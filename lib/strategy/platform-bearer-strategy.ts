@@ -5,7 +5,7 @@ import { authenticatorFor, type Authenticator } from '../auth/authenticate.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
 import type { AuthenticateOptions } from '../auth/types.js';
 import { toPlatformError } from '../auth/unexpected-error.js';
-import { PlatformError } from '../errors/index.js';
+import { isPlatformError } from '../errors/index.js';
 import type { Logger } from '../types.js';
 import { BearerBase } from './bearer-base.js';
 import './express-augment.js';
@@ -134,7 +134,7 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerBas
   // fail() for the player's mistakes (400/401 with their challenge, 403 without:
   // passport writes challenges only on 401), error() for server-side faults.
   private reject(actions: StrategyActions, req: Request, err: unknown): void {
-    const error = err instanceof PlatformError ? err : toPlatformError(err, 'authentication', this.logger);
+    const error = isPlatformError(err) ? err : toPlatformError(err, 'authentication', this.logger);
     if (error.kind === 'missing_credentials' && !this.credentialsRequired) return actions.pass();
     if (error.isServerFault) return actions.error(error);
     rememberPassportFailure(req, error);

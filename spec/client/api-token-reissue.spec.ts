@@ -7,8 +7,10 @@ import { expectPlatformError } from '../support/client-expect.js';
 describe.each(['platform', 'http'] as const)('API token reissue after 40101/40103 (errorStatus "%s")', (errorStatus) => {
   let emulator: Emulator;
   const open: PlatformClient[] = [];
+  // These tests count platform calls: timeouts far above any answer time keep
+  // a busy machine from turning a slow answer into a retry (one more call).
   const client = (overrides: Partial<PlatformConfig> = {}): PlatformClient => {
-    const c = new PlatformClient(configFor(emulator, overrides));
+    const c = new PlatformClient(configFor(emulator, { timeoutMs: 10_000, totalTimeoutMs: 20_000, ...overrides }));
     open.push(c);
     return c;
   };

@@ -116,7 +116,8 @@ describe('PlatformHttp against the emulator', () => {
 
   it('fails fast with 503 "overloaded" beyond maxConcurrentCalls and the queue', async () => {
     fx.emulator.injectFault({ endpoint: 'E1', type: 'latency', latencyMs: 150, count: 1 });
-    const http = layer({ maxConcurrentCalls: 1, maxQueuedCalls: 1 });
+    // Timeouts far above the injected latency: a busy machine must not turn the slow answer into a retry (a third E1 call).
+    const http = layer({ maxConcurrentCalls: 1, maxQueuedCalls: 1, timeoutMs: 10_000, totalTimeoutMs: 20_000 });
     const calls = [http.request(E1), http.request(E1), http.request(E1)].map((p) => p.then(() => 'ok', (e: unknown) => e));
     const [first, second, third] = await Promise.all(calls);
     expect([first, second]).toEqual(['ok', 'ok']);

@@ -24,8 +24,8 @@ afterAll(async () => {
 });
 
 const APPS_TO_BUILD: [string, Record<string, string>, Record<string, string>][] = [
-  ['Express 4', { express: '^4.21.0', passport: '^0.7.0' }, { '@types/express': '^4.17.21', '@types/passport': '^1.0.17', '@types/node': '^20.19.0' }],
-  ['Express 5', { express: '^5.1.0', passport: '^0.7.0' }, { '@types/express': '^5.0.0', '@types/passport': '^1.0.17', '@types/node': '^20.19.0' }],
+  ['Express 4', { express: '^4.21.0', passport: '^0.7.0' }, { '@types/express': '^4.17.21', '@types/passport': '^1.0.17', '@types/node': '^22.0.0' }],
+  ['Express 5', { express: '^5.1.0', passport: '^0.7.0' }, { '@types/express': '^5.0.0', '@types/passport': '^1.0.17', '@types/node': '^22.0.0' }],
 ];
 
 describe('the packed package in a TypeScript Express app (strict, no skipLibCheck)', () => {

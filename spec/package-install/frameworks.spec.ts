@@ -47,12 +47,15 @@ describe('the packed package in a one-framework app', () => {
     const result = await start(dir, 'app.mjs');
     expectContract(result);
     expect(result.installed).toEqual({ express: true, passport: false, '@nestjs/core': false, fastify: false });
+    // A JavaScript app gets no type packages from us.
+    const lock = JSON.parse(await readFile(path.join(dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+    expect(Object.keys(lock.packages).filter((p) => p.includes('node_modules/@types/'))).toEqual([]);
   }, 300_000);
 
-  it('installs, compiles under strict without skipLibCheck and runs in a Nest-only app, without Fastify or passport', async () => {
+  it('installs, compiles under strict without skipLibCheck and runs in a Nest 11 app (the previous major), without Fastify or passport', async () => {
     const dir = await packed.install('nest', 'nest',
       { '@nestjs/common': '^11.0.0', '@nestjs/core': '^11.0.0', '@nestjs/platform-express': '^11.0.0', 'reflect-metadata': '^0.2.0', rxjs: '^7.8.0' },
-      { '@types/node': '^20.19.0', '@types/express': '^5.0.0' },
+      { '@types/node': '^22.0.0', '@types/express': '^5.0.0' },
     );
     await compileApp(dir);
     const result = await start(dir, 'app.js');
@@ -63,7 +66,7 @@ describe('the packed package in a one-framework app', () => {
   }, 300_000);
 
   it('installs, compiles under strict without skipLibCheck and runs in a Fastify-only app, without Express, Nest or passport', async () => {
-    const dir = await packed.install('fastify', 'fastify', { fastify: '^5.0.0' }, { '@types/node': '^20.19.0' });
+    const dir = await packed.install('fastify', 'fastify', { fastify: '^5.0.0' }, { '@types/node': '^22.0.0' });
     await compileApp(dir);
     const result = await start(dir, 'app.js');
     expectContract(result);
@@ -71,6 +74,6 @@ describe('the packed package in a one-framework app', () => {
     const { stdout } = await run(process.execPath, ['-e', "const f = require('passport-game-platform/fastify'); process.stdout.write(typeof f.fastifyGamePlatform)"], { cwd: dir, env });
     expect(stdout).toBe('function'); // CommonJS apps can require() the subpath too
     const lock = JSON.parse(await readFile(path.join(dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
-    expect(Object.keys(lock.packages).filter((p) => /node_modules\/(express|@nestjs\/[^/]+|passport)$/.test(p))).toEqual([]);
+    expect(Object.keys(lock.packages).filter((p) => /node_modules\/(express|@nestjs\/[^/]+|passport|@types\/express)$/.test(p))).toEqual([]);
   }, 300_000);
 });

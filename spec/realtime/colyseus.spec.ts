@@ -3,7 +3,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Room, Server, type AuthContext, type Client } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
-import { Client as ColyseusClient, type Room as ClientRoom } from 'colyseus.js';
+import { Client as ColyseusClient, type Room as ClientRoom } from '@colyseus/sdk';
 import { createAuthenticator } from '../../lib/auth/index.js';
 import { gamePlatformRoomAuth } from '../../lib/colyseus/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
@@ -12,27 +12,37 @@ import { SessionRegistry } from '../../lib/realtime/index.js';
 import { configFor, DEMO, startTestEmulator } from '../support/client-harness.js';
 import { until } from '../support/until.js';
 
-// A colyseus.js client that hands out its room before the join completes (to drop it mid-join).
+// An SDK client that hands out its room before the join completes (to drop it mid-join).
 class CapturingClient extends ColyseusClient {
   room: ClientRoom | undefined;
   /** Called with each room as soon as it exists (a message that follows the join at once is not missed). */
   onRoom: ((room: ClientRoom) => void) | undefined;
-  protected override createRoom<T>(roomName: string, rootSchema?: never): ClientRoom<T> {
-    const room = super.createRoom<T>(roomName, rootSchema);
+  protected override createRoom(roomName: string, rootSchema?: never): ClientRoom {
+    const room = super.createRoom(roomName, rootSchema);
     this.room = room;
     this.onRoom?.(room);
     return room;
   }
 }
 
-function nextMessage(room: ClientRoom, type: string): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => room.onMessage(type, resolve));
-}
-function left(room: ClientRoom): Promise<number> {
-  return new Promise((resolve) => room.onLeave(resolve));
+/** Joins through a capturing client, listening for `session` before the join confirmation arrives. */
+async function joinWithSession(colyseus: CapturingClient, room: string, options: Record<string, unknown>): Promise<[ClientRoom, Promise<Record<string, unknown>>]> {
+  let session: Promise<Record<string, unknown>> | undefined;
+  colyseus.onRoom = (r) => {
+    session = nextMessage(r, 'session');
+  };
+  const joined = await colyseus.joinOrCreate(room, options);
+  return [joined, session!];
 }
 
-describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client)', () => {
+function nextMessage(room: ClientRoom, type: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => room.onMessage(type, (message: Record<string, unknown>) => resolve(message)));
+}
+function left(room: ClientRoom): Promise<number> {
+  return new Promise((resolve) => room.onLeave((code: number) => resolve(code)));
+}
+
+describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk client)', () => {
   let emulator: Emulator;
   let client: PlatformClient;
   let registry: SessionRegistry;
@@ -42,6 +52,9 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
   let authSettled = 0;
   const reconnections: boolean[] = [];
   let allowReconnection = false;
+  // Resolved once the room holds the dropped client's seat: a reconnection sent earlier is refused.
+  let seatHeld: () => void = () => undefined;
+  const nextSeatHeld = (): Promise<void> => new Promise((resolve) => (seatHeld = resolve));
   beforeAll(async () => {
     emulator = await startTestEmulator();
     client = new PlatformClient(configFor(emulator, { timeoutMs: 300, totalTimeoutMs: 600 }));
@@ -58,12 +71,14 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
     }
     // Keeps a dropped player's seat for 20 s and registers it again when it comes back.
     class Sticky extends Lobby {
-      override async onLeave(c: Client, consented: boolean): Promise<void> {
+      override async onDrop(c: Client): Promise<void> {
         // Only the drops a test makes (a server-side close would leave a 20 s timer behind).
-        if (consented || !allowReconnection) return;
+        if (!allowReconnection) return;
         allowReconnection = false;
         try {
-          const back = await this.allowReconnection(c, 20);
+          const reconnection = this.allowReconnection(c, 20);
+          seatHeld();
+          const back = await reconnection;
           reconnections.push(await auth.reconnected(back));
         } catch {
           // Did not come back in time.
@@ -75,7 +90,7 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
     gameServer = new Server({ transport: new WebSocketTransport({ server: http }), greet: false, logger: { debug: quiet, info: quiet, warn: quiet, error: quiet, log: quiet, trace: quiet } });
     gameServer.define('lobby', Lobby);
     gameServer.define('sticky', Sticky);
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    await gameServer.listen(0, '127.0.0.1');
     url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
@@ -85,9 +100,10 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
     await emulator.close();
   });
 
-  it('joins with the token in the join options, answers ping, refreshes in band', async () => {
+  it('joins with the token in the join options, sends session, answers ping, refreshes in band', async () => {
     const pair = emulator.login(DEMO.admin);
-    const room = await new ColyseusClient(url).joinOrCreate('lobby', { token: pair.access_token });
+    const [room, session] = await joinWithSession(new CapturingClient(url), 'lobby', { token: pair.access_token });
+    expect(await session).toEqual({ member_no: DEMO.admin, guid: expect.any(String) });
     const pong = nextMessage(room, 'pong');
     room.send('ping');
     expect(await pong).toEqual({ member_no: DEMO.admin });
@@ -98,8 +114,8 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
     await room.leave();
   });
 
-  // Finding: a client that dropped while onAuth was verifying its token stayed
-  // in the registry (its close had passed before the helper listened for it).
+  // A client that drops while onAuth is verifying its token must not stay
+  // in the registry (its close can pass before the helper listens for it).
   it('never registers a client that left while onAuth was verifying its token', async () => {
     emulator.clearRequests();
     emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1000, count: 1 });
@@ -114,16 +130,18 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
     await joining;
   });
 
-  // Finding: a client back through allowReconnection kept client.auth but was
-  // no longer in the registry (no ping, refresh, re-verification or session end).
+  // A client back through allowReconnection keeps client.auth but is
+  // no longer in the registry until reconnected(client) registers it again.
   describe('allowReconnection: reconnected(client) registers the client again', () => {
     async function dropAndReconnect(token: string): Promise<ClientRoom> {
       const colyseus = new ColyseusClient(url);
       const room = await colyseus.joinOrCreate('sticky', { token });
       allowReconnection = true;
+      const held = nextSeatHeld();
       const dropped = left(room);
       room.connection.close(4999, 'network');
       await dropped;
+      await held;
       await until(() => registry.size === 0, 5000, 'the dropped client to leave the registry');
       return colyseus.reconnect(room.reconnectionToken);
     }
@@ -149,9 +167,11 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
       const colyseus = new ColyseusClient(url);
       const room = await colyseus.joinOrCreate('sticky', { token: access_token });
       allowReconnection = true;
+      const held = nextSeatHeld();
       const dropped = left(room);
       room.connection.close(4999, 'network');
       await dropped;
+      await held;
       emulator.logout(access_token);
       const before = reconnections.length;
       const again = await colyseus.reconnect(room.reconnectionToken);
@@ -168,9 +188,11 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
       const colyseus = new CapturingClient(url);
       const room = await colyseus.joinOrCreate('sticky', { token: emulator.login(DEMO.admin).access_token });
       allowReconnection = true;
+      const held = nextSeatHeld();
       const code = left(room);
       expect(registry.endMember(DEMO.admin, 'admin')).toBe(1);
       expect(await code).toBe(4403);
+      await held;
       const before = reconnections.length;
       // The refusal follows the reconnection's confirmation at once: listen on the room before it resolves.
       const listening = new Promise<[Promise<Record<string, unknown>>, Promise<number>]>((resolve) => {
@@ -193,10 +215,39 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
     await expect(new ColyseusClient(url).joinOrCreate('lobby', {})).rejects.toMatchObject({ code: 4401, message: 'login' });
   });
 
-  it('refuses a token in the URL (client.auth.token puts it there)', async () => {
+  it('refuses a token in the URL (client.auth.token puts it there) with 4401 login', async () => {
     const colyseus = new ColyseusClient(url);
     colyseus.auth.token = emulator.login(DEMO.admin).access_token;
-    await expect(colyseus.joinOrCreate('lobby', {})).rejects.toMatchObject({ message: 'login' });
+    await expect(colyseus.joinOrCreate('lobby', {})).rejects.toMatchObject({ code: 4401, message: 'login' });
+  });
+
+  it('refuses a token in the URL even when the Authorization header carries the same token, and accepts the header alone', async () => {
+    const token = emulator.login(DEMO.admin).access_token;
+    const both = new ColyseusClient(url, { headers: { authorization: `Bearer ${token}` } });
+    both.auth.token = token;
+    emulator.clearRequests();
+    await expect(both.joinOrCreate('lobby', {})).rejects.toMatchObject({ code: 4401, message: 'login' });
+    expect(emulator.requests({ endpoint: 'E2' })).toHaveLength(0);
+    const [room, session] = await joinWithSession(new CapturingClient(url, { headers: { authorization: `Bearer ${token}` } }), 'lobby', {});
+    expect(await session).toEqual({ member_no: DEMO.admin, guid: expect.any(String) });
+    await room.leave();
+  });
+
+  it('sends session again to a client back through allowReconnection', async () => {
+    const colyseus = new CapturingClient(url);
+    const room = await colyseus.joinOrCreate('sticky', { token: emulator.login(DEMO.admin).access_token });
+    allowReconnection = true;
+    const held = nextSeatHeld();
+    const dropped = left(room);
+    room.connection.close(4999, 'network');
+    await dropped;
+    await held;
+    const session = new Promise<Record<string, unknown>>((resolve) => {
+      colyseus.onRoom = (again) => resolve(nextMessage(again, 'session'));
+    });
+    const again = await colyseus.reconnect(room.reconnectionToken);
+    expect(await session).toEqual({ member_no: DEMO.admin, guid: expect.any(String) });
+    await again.leave();
   });
 
   it('session:ended admin ends the member\'s room connections', async () => {
@@ -229,7 +280,7 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
     emulator.clearFaults();
   });
 
-  // Finding: auth:refresh had no limit; the registry's limit covers rooms too.
+  // The registry's refresh limit covers rooms too.
   it('answers a refresh beyond the limit with auth:refresh-failed 429 retry_later, and one without a token with 400 login', async () => {
     const room = await new ColyseusClient(url).joinOrCreate('lobby', { token: emulator.login(DEMO.admin).access_token });
     const failed: Array<Record<string, unknown>> = [];
