@@ -89,15 +89,7 @@ export type {
 } from './middleware/index.js';
 
 // Types named in the signatures above, so applications can name them too.
-export type { MonotonicClock } from './config/index.js';
 export type { Env } from './config/from-env.js';
-export type { HttpLoad } from './http/index.js';
-export type { VerifyOptions } from './client/index.js';
-export type { ClientEvents } from './client/platform-client.js';
-export type { ApiTokenProviderDeps, GetTokenOptions, WithTokenOptions, TokenReply, TokenTrace, ProviderState } from './provider/provider-types.js';
-export type { WaitSignal } from './provider/wait-until.js';
 export type { PlatformHttp, PlatformRequest, PlatformReply, CallStats, Abortable } from './http/index.js';
 export type { Scope } from './diagnostics/scope.js';
-export type { StoreState } from './fleet/index.js';
-export type { SendProblemOptions } from './middleware/problem.js';
 export type { ChannelView, ChannelViews } from './diagnostics/channel-view.js';

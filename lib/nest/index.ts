@@ -10,4 +10,3 @@ export { GamePlatformExceptionFilter } from './problem-filter.js';
 export type { AdapterCore, AdapterOptions } from '../adapters/adapter-core.js';
 export { GameUser } from './game-user.js';
 export { passportResult } from './passport-result.js';
-export type { AdapterCore, AdapterOptions } from '../adapters/adapter-core.js';

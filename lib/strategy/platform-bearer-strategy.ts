@@ -102,7 +102,7 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerBas
       } catch (again) {
         // passport's fail() writes on the response it was given; a bare `{}` (Socket.IO's
         // recipe) cannot take a header, so the refusal itself goes to next(err) instead.
-        this.escalate(actions, err instanceof PlatformError && !err.isServerFault ? err.withRealm(this.core.realm) : again);
+        this.escalate(actions, isPlatformError(err) && !err.isServerFault ? err.withRealm(this.core.realm) : again);
       }
     };
     let verified: Promise<Express.User>;
@@ -146,7 +146,7 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerBas
   // passport.initialize()): report it once through error(), never rethrow.
   private escalate(actions: StrategyActions, err: unknown): void {
     try {
-      actions.error(err instanceof PlatformError ? err : toPlatformError(err, 'passport action', this.logger));
+      actions.error(isPlatformError(err) ? err : toPlatformError(err, 'passport action', this.logger));
     } catch (again) {
       this.logger.error({ errorMessage: again instanceof Error ? again.message : String(again) }, 'passport-game-platform: error() threw');
     }

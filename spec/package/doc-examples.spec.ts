@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import path from 'node:path';
-import { Client as ColyseusClient } from 'colyseus.js';
+import { Client as ColyseusClient } from '@colyseus/sdk';
 import { io as ioClient } from 'socket.io-client';
 import WebSocket from 'ws';
 import { startEmulator } from '../../lib/emulator/index.js';
@@ -121,7 +121,7 @@ function askSocketIo(port: number, token: string): Promise<void> {
 }
 
 async function askColyseus(port: number, room: string, token: string): Promise<void> {
-  // colyseus.js reports a refused join and unhandled messages on console.warn: expected here.
+  // The Colyseus SDK reports a refused join and unhandled messages on console.warn: expected here.
   const warn = console.warn;
   console.warn = () => undefined;
   try {
