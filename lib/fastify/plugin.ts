@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { adapterCore, type AdapterOptions } from '../adapters/adapter-core.js';
-import { problemResponse } from '../middleware/problem-response.js';
+import { problemResponse } from '../adapters/problem-response.js';
 import type { GameUser } from '../types.js';
 
 /**

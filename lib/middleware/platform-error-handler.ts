@@ -4,10 +4,10 @@ import { guardedLogger } from '../auth/default-logger.js';
 import { checkLogger, checkRealm } from '../auth/resolve-options.js';
 import { describeThrown } from '../auth/unexpected-error.js';
 import { LogThrottle } from '../client/log-throttle.js';
-import { passportFailureOf } from '../strategy/passport-failure.js';
+import { passportFailureOf } from '../adapters/passport-failure.js';
 import type { Logger } from '../types.js';
-import { describeError, isAuthenticationError } from './problem-response.js';
-import { sendProblem } from './problem.js';
+import { describeError, isAuthenticationError } from '../adapters/problem-response.js';
+import { sendProblem } from '../adapters/problem.js';
 
 /** Options of {@link platformErrorHandler}. */
 export interface PlatformErrorHandlerOptions {

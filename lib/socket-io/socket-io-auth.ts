@@ -1,8 +1,8 @@
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { Authenticator } from '../auth/authenticate.js';
 import { CALLER_GONE } from '../http/aborted.js';
-import { problemResponse } from '../middleware/problem-response.js';
-import type { ProblemBody } from '../middleware/problem.js';
+import { problemResponse } from '../adapters/problem-response.js';
+import type { ProblemBody } from '../adapters/problem.js';
 import { handshakeToken, handshakeView, type HandshakeToken } from '../realtime/handshake.js';
 import { PendingHandshakes, shuttingDown } from '../realtime/pending-handshakes.js';
 import type { LiveConnection, SessionRegistry } from '../realtime/session-registry.js';

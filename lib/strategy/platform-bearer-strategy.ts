@@ -9,7 +9,7 @@ import { PlatformError } from '../errors/index.js';
 import type { Logger } from '../types.js';
 import { BearerBase } from './bearer-base.js';
 import './express-augment.js';
-import { rememberPassportFailure } from './passport-failure.js';
+import { rememberPassportFailure } from '../adapters/passport-failure.js';
 import { runVerifyCallback, type VerifyCallback, type VerifyCallbackWithRequest } from './verify-callback.js';
 
 /** Options of {@link PlatformBearerStrategy}. */

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import type { Request } from 'express';
-import { passportFailureOf } from '../../lib/strategy/passport-failure.js';
+import { passportFailureOf } from '../../lib/adapters/passport-failure.js';
 import { PlatformError, errorForPlatformCode } from '../../lib/errors/index.js';
 import { PlatformBearerStrategy, type PlatformBearerStrategyOptions } from '../../lib/strategy/platform-bearer-strategy.js';
 import type { GameUser, Logger } from '../../lib/types.js';
