@@ -16,9 +16,9 @@ export {
   SANDBOX_BASE_URL,
   resolvePlatformConfig,
   fromEnv,
-  fingerprint,
-  silentLogger,
 } from './config/index.js';
+export { fingerprint } from './hashing/fingerprint.js';
+export { silentLogger } from './logging/silent-logger.js';
 export type {
   CircuitBreakerOptions, PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig, ResultCacheOptions,
   PlatformEnvDescription, PlatformEnvValues, PlatformSettingName,

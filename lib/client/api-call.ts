@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
-import { fingerprint } from '../config/index.js';
+import { fingerprint } from '../hashing/fingerprint.js';
 import { errorForPlatformCode, errorForRefusalOnOurSide, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
 import { isAbortedError } from '../http/index.js';

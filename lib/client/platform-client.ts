@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import { errorForPlatformCode, errorForTransportFault, isPlatformError, PlatformCode, PlatformError } from '../errors/index.js';
-import { tokenKey } from '../config/index.js';
+import { tokenKey } from '../hashing/fingerprint.js';
 import { circuitEventOf, PlatformHttp } from '../http/index.js';
 import type { Abortable, CircuitEvent, HttpLoad, PlatformRequest } from '../http/index.js';
 import { ApiTokenProvider } from '../provider/index.js';
@@ -20,7 +20,7 @@ import type { ClientFleet } from './client-fleet.js';
 import type { SessionEndEvent, SessionEndReason, VerificationStoreHealth } from '../fleet/index.js';
 import { SingleFlight } from './single-flight.js';
 import { TokenRunGuard } from './token-run-guard.js';
-import { fingerprint } from '../config/index.js';
+import { fingerprint } from '../hashing/fingerprint.js';
 import { callChannel, CHANNELS, verifyChannel } from '../diagnostics/channels.js';
 import type { CallMessage, CircuitMessage, ProbeMessage, VerifyMessage } from '../diagnostics/channels.js';
 import { ChannelViewEmitter } from '../diagnostics/channel-view.js';

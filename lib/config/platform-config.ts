@@ -1,5 +1,5 @@
 import type { Clock, Logger } from '../types.js';
-import type { MonotonicClock } from './monotonic.js';
+import type { MonotonicClock } from '../time/monotonic.js';
 
 /** Which platform environment the credentials belong to. */
 export type PlatformEnvironment = 'live' | 'sandbox';

@@ -3,8 +3,8 @@ import type { Clock, Logger } from '../types.js';
 import * as D from './defaults.js';
 import type { PlatformConfig, ResolvedPlatformConfig } from './platform-config.js';
 import { PLATFORM_HOSTS, environmentOfBaseUrl } from './hosts.js';
-import { monotonicFor } from './monotonic.js';
-import { silentLogger } from './silent-logger.js';
+import { monotonicFor } from '../time/monotonic.js';
+import { silentLogger } from '../logging/silent-logger.js';
 import {
   assertVisibleAscii, configError, integerIn, isObject, optionalString, parseBaseUrl, requiredString,
 } from './validate.js';

@@ -1,4 +1,4 @@
-import '../strategy/express-augment.js';
+import '../adapters/express-augment.js';
 
 export { requireGameUser } from './require-game-user.js';
 export type { RequireGameUserOptions } from './require-game-user.js';

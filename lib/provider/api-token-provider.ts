@@ -1,14 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import pMemoize from 'p-memoize';
 import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js';
-import { fingerprint, resolvePlatformConfig, tokenKey } from '../config/index.js';
+import { resolvePlatformConfig } from '../config/index.js';
+import { fingerprint, tokenKey } from '../hashing/fingerprint.js';
 import {
   errorForPlatformCode, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode,
 } from '../errors/index.js';
 import type { PlatformError } from '../errors/index.js';
 import { isCircuitOpenError, PlatformHttp } from '../http/index.js';
 import type { Logger } from '../types.js';
-import { LogThrottle } from './log-throttle.js';
+import { LogThrottle } from '../logging/log-throttle.js';
 import { requestApiToken } from './request-api-token.js';
 import { CONFIGURATION_BACKOFF_MS, holdToken, renewalRetryDelayMs } from './token-lifetime.js';
 import type { HeldToken } from './token-lifetime.js';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Authenticator } from '../auth/authenticate.js';
-import { tokenKey as digestOf } from '../config/fingerprint.js';
+import { tokenKey as digestOf } from '../hashing/fingerprint.js';
 import { connectionChannel, type ConnectionMessage } from '../diagnostics/channels.js';
 import { PlatformError } from '../errors/index.js';
 import { problemResponse } from '../adapters/problem-response.js';

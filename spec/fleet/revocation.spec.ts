@@ -1,7 +1,7 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { CHANNELS } from '../../lib/diagnostics/channels.js';
 import { PlatformClient } from '../../lib/index.js';
-import { tokenKey } from '../../lib/config/index.js';
+import { tokenKey } from '../../lib/hashing/fingerprint.js';
 import type { PlatformConfig, RevocationBus, SessionEndEvent } from '../../lib/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
 import { DEMO, TEST_SEED, configFor, rejectionOf } from '../support/client-harness.js';

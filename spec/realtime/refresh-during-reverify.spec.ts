@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { tokenKey } from '../../lib/config/fingerprint.js';
+import { tokenKey } from '../../lib/hashing/fingerprint.js';
 import { DEMO } from '../support/client-harness.js';
 import { ioDisconnected, nextIo, openIo, openWs, useSlowPlatformRealtime } from '../support/realtime-harness.js';
 

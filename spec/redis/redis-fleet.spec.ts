@@ -1,7 +1,7 @@
 import { createClient } from 'redis';
 import { PlatformClient } from '../../lib/index.js';
 import type { SessionEndEvent } from '../../lib/index.js';
-import { tokenKey } from '../../lib/config/index.js';
+import { tokenKey } from '../../lib/hashing/fingerprint.js';
 import { createRedisFleet } from '../../lib/redis/index.js';
 import type { RedisFleet } from '../../lib/redis/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';

@@ -75,7 +75,8 @@ describe('a backward step of the wall clock', () => {
   });
 
   it('uses the process monotonic clock when no clock is injected', async () => {
-    const { monotonicFor, processMonotonic, resolvePlatformConfig } = await import('../../lib/config/index.js');
+    const { resolvePlatformConfig } = await import('../../lib/config/index.js');
+    const { monotonicFor, processMonotonic } = await import('../../lib/time/monotonic.js');
     const config = resolvePlatformConfig({ baseUrl: emulator.url, clientId: 'c', clientSecret: 's', gameId: 'g' });
     expect(config.monotonic).toBe(processMonotonic);
     // An injected clock: followed forward only.

@@ -1,5 +1,5 @@
 import type { Emulator } from '../../lib/emulator/index.js';
-import { tokenKey } from '../../lib/config/fingerprint.js';
+import { tokenKey } from '../../lib/hashing/fingerprint.js';
 import { DEMO, startTestEmulator } from '../support/client-harness.js';
 import { randomBytes } from 'node:crypto';
 import { COOKIE, ioDisconnected, nextIo, openIo, refusedIo, startRealtimeServer, type RealtimeServer } from '../support/realtime-harness.js';

@@ -213,7 +213,7 @@ describe('ws adapter', () => {
       const second = await openWs(rt.wsUrl, bearer(emulator.login(DEMO.admin).access_token));
       const other = await openWs(rt.wsUrl, bearer(emulator.login(OTHER).access_token));
       expect(rt.registry.byMember(DEMO.admin)).toHaveLength(2);
-      const { tokenKey } = await import('../../lib/config/fingerprint.js');
+      const { tokenKey } = await import('../../lib/hashing/fingerprint.js');
       expect(rt.registry.endToken(tokenKey(a), 'logout')).toBe(1);
       expect(await first.closed).toEqual({ code: 4401, reason: 'logout' });
       expect(first.messages.at(-1)).toEqual({ type: 'session:ended', reason: 'logout' });
