@@ -6,5 +6,3 @@
  */
 export { useSocketIoAuth, connectError } from './socket-io-auth.js';
 export type { SocketIoAuthOptions, ConnectError, GameSocketData } from './socket-io-auth.js';
-export { SessionRegistry, LiveConnection, Reverifier, DEFAULT_REVERIFY_INTERVAL_MS, DEFAULT_REVERIFY_GRACE_MS, DEFAULT_MIN_REFRESH_INTERVAL_MS } from '../realtime/index.js';
-export type { SessionRegistryOptions, ReverifyOptions, ReverifyStats, RefreshResult, Transport, SessionEndReason, ConnectionEnding, SessionEndEvent } from '../realtime/index.js';

@@ -7,5 +7,3 @@
 export { attachWebSocket, FIRST_MESSAGE_TIMEOUT_MS, MAX_QUEUED_MESSAGES } from './websocket-auth.js';
 export type { WebSocketAuthOptions, AttachedWebSocket } from './websocket-auth.js';
 export { refuseUnservedUpgrades } from './unserved-upgrades.js';
-export { SessionRegistry, LiveConnection, Reverifier, WS_CLOSE, closeCodeFor, DEFAULT_REVERIFY_INTERVAL_MS, DEFAULT_REVERIFY_GRACE_MS, DEFAULT_MIN_REFRESH_INTERVAL_MS } from '../realtime/index.js';
-export type { SessionRegistryOptions, ReverifyOptions, ReverifyStats, RefreshResult, Transport, SessionEndReason, ConnectionEnding, SessionEndEvent } from '../realtime/index.js';
