@@ -98,8 +98,8 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
     await room.leave();
   });
 
-  // Finding: a client that dropped while onAuth was verifying its token stayed
-  // in the registry (its close had passed before the helper listened for it).
+  // A client can drop while onAuth is verifying its token, before the helper
+  // listens for its close: it must not stay in the registry.
   it('never registers a client that left while onAuth was verifying its token', async () => {
     emulator.clearRequests();
     emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1000, count: 1 });
@@ -114,8 +114,8 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
     await joining;
   });
 
-  // Finding: a client back through allowReconnection kept client.auth but was
-  // no longer in the registry (no ping, refresh, re-verification or session end).
+  // A client back through allowReconnection keeps client.auth; it must be in
+  // the registry again too (ping, refresh, re-verification, session end).
   describe('allowReconnection: reconnected(client) registers the client again', () => {
     async function dropAndReconnect(token: string): Promise<ClientRoom> {
       const colyseus = new ColyseusClient(url);
@@ -229,7 +229,7 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
     emulator.clearFaults();
   });
 
-  // Finding: auth:refresh had no limit; the registry's limit covers rooms too.
+  // The registry's auth:refresh limit covers rooms too.
   it('answers a refresh beyond the limit with auth:refresh-failed 429 retry_later, and one without a token with 400 login', async () => {
     const room = await new ColyseusClient(url).joinOrCreate('lobby', { token: emulator.login(DEMO.admin).access_token });
     const failed: Array<Record<string, unknown>> = [];

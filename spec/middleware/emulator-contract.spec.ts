@@ -7,8 +7,7 @@ import { EXPRESS_VERSIONS, buildApp, listen, loadPassport, type AppOptions, type
 import { sendRaw } from '../support/raw-http.js';
 import { emulatorClients } from '../support/http-emulator-client.js';
 
-const passport = await loadPassport();
-const MODES: GuardMode[] = passport ? ['requireGameUser', 'passport'] : ['requireGameUser'];
+const MODES: GuardMode[] = ['requireGameUser', 'passport'];
 
 const IT = /^Bearer realm="game-platform", error="invalid_token"/;
 

@@ -6,8 +6,7 @@ import { useEmulator } from '../support/emulator-fixture.js';
 import { EXPRESS_VERSIONS, buildApp, loadPassport, type AppOptions, type GuardMode } from '../support/http-apps.js';
 import { emulatorClients } from '../support/http-emulator-client.js';
 
-const passport = await loadPassport();
-const MODES: GuardMode[] = passport ? ['requireGameUser', 'passport'] : ['requireGameUser'];
+const MODES: GuardMode[] = ['requireGameUser', 'passport'];
 
 const IR = /^Bearer realm="game-platform", error="invalid_request"/;
 const IT = /^Bearer realm="game-platform", error="invalid_token"/;

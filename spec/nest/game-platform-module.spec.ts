@@ -11,7 +11,7 @@ import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
 import { GamePlatformGuard, GamePlatformModule, GameUser } from '../../lib/nest/index.js';
 import { PlatformBearerStrategy } from '../../lib/strategy/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
-import { memoryLogger } from '../support/http-apps.js';
+import { recordingLogger } from '../support/http-apps.js';
 import { emulatorClients } from '../support/http-emulator-client.js';
 
 const fixture = useEmulator();
@@ -114,7 +114,7 @@ describe('GamePlatformModule', () => {
   });
 
   it('without passportResult, @nestjs/passport answers a 46217 with a bare 401 (what the README\'s lines fix)', async () => {
-    passport.use('game-platform-unpatched', new PlatformBearerStrategy({ client: clients.create(), logger: memoryLogger() }));
+    passport.use('game-platform-unpatched', new PlatformBearerStrategy({ client: clients.create(), logger: recordingLogger() }));
     @Injectable()
     class PlainGuard extends AuthGuard('game-platform-unpatched') {}
     @Controller('api')
@@ -125,7 +125,7 @@ describe('GamePlatformModule', () => {
         return user.memberNo;
       }
     }
-    @Module({ imports: [GamePlatformModule.forRoot({ client: clients.create(), logger: memoryLogger() })], controllers: [PlainController] })
+    @Module({ imports: [GamePlatformModule.forRoot({ client: clients.create(), logger: recordingLogger() })], controllers: [PlainController] })
     class PlainModule {}
     const app = await serve(await NestFactory.create(PlainModule, { logger: false }));
     try {
@@ -138,7 +138,7 @@ describe('GamePlatformModule', () => {
   });
 
   it('logs a server-side fault once a minute to the module\'s logger, with the code and no secret', async () => {
-    const logger = memoryLogger();
+    const logger = recordingLogger();
     const app = await serve(await NestFactory.create(
       AppModule.with(GamePlatformModule.forRoot({ client: clients.create({ clientSecret: 'wrong-secret' }), logger })), { logger: false },
     ));

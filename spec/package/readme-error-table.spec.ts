@@ -5,9 +5,9 @@ import request from 'supertest';
 import { buildApp } from '../support/http-apps.js';
 import { fakeVerifier } from '../support/http-fake-verifier.js';
 
-// Finding: an empty `access_token=` parameter and a form body on GET were
-// answered 400 but appeared in no row of the README's error table. Each row
-// checked here is found in the table and its answer is what the app sends.
+// Every 400 the app can send has its row in the README's error table (an
+// empty `access_token=` parameter and a form body on GET are easy to forget).
+// Each row checked here is found in the table and its answer is what the app sends.
 
 const README = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
 const TABLE = README.slice(README.indexOf('## Error responses'), README.indexOf('### The core, for other frameworks'));

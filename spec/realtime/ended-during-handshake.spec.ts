@@ -3,9 +3,9 @@ import { nextIo, openIo, probeWs, refusedIo, useSlowPlatformRealtime } from '../
 import WebSocket from 'ws';
 import { io as ioClient } from 'socket.io-client';
 
-// Finding: a session end (revocation, member end) that happened while a
-// handshake was being verified was missed: the connection came up and stayed
-// until the next re-verification.
+// A session end (revocation, member end) can land while a handshake is being
+// verified: the connection must not come up and stay until the next
+// re-verification.
 describe('a session end during the handshake ends the connection at once', () => {
   const fx = useSlowPlatformRealtime();
 

@@ -5,7 +5,7 @@ import type { Emulator } from '../../lib/emulator/index.js';
 import { DEMO, configFor, rejectionOf, startTestEmulator } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';
 
-// Issue 11 item 3: durations run on a monotonic clock; only API-token lifetimes are wall-clock times.
+// Durations run on a monotonic clock; only API-token lifetimes are wall-clock times.
 
 const HOUR_MS = 3_600_000;
 const PLAYER = { memberNo: DEMO.admin, guid: DEMO.adminGuid };

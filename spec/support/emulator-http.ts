@@ -1,24 +1,7 @@
 import { request as httpRequest, type Agent, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
+import { DEMO } from './demo.js';
 
-/** Credentials and ids of the emulator's DEFAULT_SEED. */
-export const DEMO = {
-  gameId: 'demo-game',
-  clientId: 'demo-client',
-  clientSecret: 'demo-secret',
-  sandboxClientId: 'demo-sandbox-client',
-  sandboxClientSecret: 'demo-sandbox-secret',
-  otherGameId: 'other-game',
-  otherClientId: 'other-client',
-  otherClientSecret: 'other-secret',
-  admin: '20005061986',
-  adminGuid: '200000000397',
-  player: '20005061987',
-  playerGuid: '200000000401',
-  noGuid: '20005061988',
-  unregistered: '20005061989',
-  big: '9007199254740993',
-  bigGuid: '9007199254740995',
-} as const;
+export { DEMO };
 
 /** An HTTP answer: status, headers, raw text, and the JSON body when the text is JSON. */
 export interface HttpResult {

@@ -1,7 +1,7 @@
 import { PlatformClient } from '../../lib/client/index.js';
 import type { PlatformConfig } from '../../lib/config/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
-import { memoryLogger } from './http-apps.js';
+import { recordingLogger } from './http-apps.js';
 
 /**
  * Real PlatformClients on an emulator, with budgets small enough for tests
@@ -14,7 +14,7 @@ export function emulatorClients(emulator: () => Emulator, defaults: Partial<Plat
     create(overrides: Partial<PlatformConfig> = {}): PlatformClient {
       const client = new PlatformClient({
         baseUrl: emulator().url, clientId: 'demo-client', clientSecret: 'demo-secret', gameId: 'demo-game',
-        timeoutMs: 300, totalTimeoutMs: 1500, retries: 1, retryBaseDelayMs: 5, retryMaxDelayMs: 20, logger: memoryLogger(),
+        timeoutMs: 300, totalTimeoutMs: 1500, retries: 1, retryBaseDelayMs: 5, retryMaxDelayMs: 20, logger: recordingLogger(),
         ...defaults,
         ...overrides,
       });
