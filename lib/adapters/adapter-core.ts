@@ -3,7 +3,7 @@
 // response. Failures are rendered by the core's `problemResponse`.
 import { authenticatorFor } from '../auth/authenticate.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
-import type { AuthenticateOptions, AuthorizeUser, AuthRequest, MapUser } from '../auth/types.js';
+import type { AuthenticateOptions, AuthRequest } from '../auth/types.js';
 import type { GameUser } from '../types.js';
 import { faultLogger } from './fault-log.js';
 import { abortOnHangUp } from './hang-up.js';
@@ -42,8 +42,8 @@ export function adapterCore<U extends object, R extends object>(options: Adapter
   // The core type-checks the hooks; only the request they receive changes.
   const resolved = resolveAuthenticateOptions<U, AuthRequest>({
     ...options,
-    mapUser: (typeof mapUser === 'function' ? (user, view) => mapUser(user, originalOf<R>(view)) : mapUser) as MapUser<U, AuthRequest> | undefined,
-    authorize: (typeof authorize === 'function' ? (user, view) => authorize(user, originalOf<R>(view)) : authorize) as AuthorizeUser<U, AuthRequest> | undefined,
+    mapUser: typeof mapUser === 'function' ? (user, view) => mapUser(user, originalOf<R>(view)) : mapUser,
+    authorize: typeof authorize === 'function' ? (user, view) => authorize(user, originalOf<R>(view)) : authorize,
   }, owner);
   const core = authenticatorFor(resolved);
   return Object.freeze({

@@ -16,7 +16,7 @@ interface Closable {
 function closableOf(res: unknown): Closable | undefined {
   if (res === null || typeof res !== 'object') return undefined;
   // A framework's reply that wraps Node's response (Fastify's `reply.raw`).
-  const raw = 'raw' in res ? (res as { raw: unknown }).raw : res;
+  const raw = 'raw' in res ? res.raw : res;
   if (raw === null || typeof raw !== 'object') return undefined;
   const candidate = raw as Partial<Closable>;
   return typeof candidate.once === 'function' && typeof candidate.off === 'function' ? (raw as Closable) : undefined;

@@ -135,7 +135,7 @@ async function run(argv: readonly string[], ctx: CommandContext): Promise<ExitCo
     }
     return doctor.succeed();
   } finally {
-    client.close();
+    void client.close();
   }
 }
 

@@ -64,7 +64,7 @@ async function run(argv: readonly string[], ctx: CommandContext): Promise<ExitCo
     stop();
     return ctx.out.fail(describeError(err), { query });
   } finally {
-    client.close();
+    void client.close();
   }
 }
 

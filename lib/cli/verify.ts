@@ -70,7 +70,7 @@ async function run(argv: readonly string[], ctx: CommandContext): Promise<ExitCo
     stop();
     return ctx.out.fail(describeError(err), { tokenFingerprint: tokenFp }, `User token ${tokenFp} was not accepted.`);
   } finally {
-    client.close();
+    void client.close();
   }
 }
 

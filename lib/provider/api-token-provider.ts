@@ -157,7 +157,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
 
   /** Releases the HTTP layer's sockets when this provider built it. */
   close(): void {
-    if (this.#ownsHttp) this.#http.close();
+    if (this.#ownsHttp) void this.#http.close();
   }
 
   #answered<T extends TokenReply>(reply: T, options: WithTokenOptions<T>): T {

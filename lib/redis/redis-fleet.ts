@@ -108,7 +108,10 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
   };
   for (const c of [client, subscriber]) c.on('error', onError);
   const connected = Promise.all([client.connect(), subscriber.connect()]).then(() => undefined, () => undefined);
+  // The structural types are the contract: redis 5 and 6 type their clients differently.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   const store = new RedisVerificationStore(client as unknown as RedisClientLike, { prefix });
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   const revocations = new RedisRevocationBus(client as unknown as RedisClientLike, subscriber as unknown as RedisSubscriberLike, { prefix });
   return {
     store,

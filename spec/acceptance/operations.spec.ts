@@ -16,7 +16,7 @@ async function withApp(options: AppHarnessOptions, fn: (h: AppHarness, url: stri
   }
 }
 
-const get = async (url: string, token?: string): Promise<{ status: number; body: string; json: () => any }> => {
+const get = async (url: string, token?: string): Promise<{ status: number; body: string; json: () => Record<string, unknown> }> => {
   const res = await fetch(url, token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } });
   const body = await res.text();
   return { status: res.status, body, json: () => JSON.parse(body) };

@@ -67,7 +67,7 @@ describe('lookup', () => {
   it('never printed the client secret or the API token', async () => {
     const client = new PlatformClient({ baseUrl: emulator.url, clientId: 'demo-client', clientSecret: 'demo-secret', gameId: 'demo-game' });
     const apiToken = await client.provider.getToken();
-    client.close();
+    void client.close();
     const all = transcript.join('\n');
     expect(all).not.toContain('demo-secret');
     expect(all).not.toContain(apiToken);

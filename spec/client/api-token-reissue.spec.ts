@@ -18,7 +18,7 @@ describe.each(['platform', 'http'] as const)('API token reissue after 40101/4010
     emulator = await startTestEmulator({ errorStatus, clock: 'frozen' });
   });
   afterEach(async () => {
-    for (const c of open.splice(0)) c.close();
+    for (const c of open.splice(0)) void c.close();
     await emulator.close();
   });
 

@@ -15,7 +15,7 @@ describe('the opt-in result cache', () => {
   const e2Count = (): number => fx.emulator.requests({ endpoint: 'E2' }).length;
   const login = (memberNo: string = DEMO.admin): string => fx.emulator.login(memberNo, DEMO.gameId).access_token;
   afterEach(() => {
-    for (const c of open.splice(0)) c.close();
+    for (const c of open.splice(0)) void c.close();
   });
 
   it('is off by default: every verification asks the platform', async () => {

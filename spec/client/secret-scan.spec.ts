@@ -91,6 +91,6 @@ describe('secret scan', () => {
       if (secret.length < 8) continue;
       expect({ secret: `${secret.slice(0, 4)}...`, found: text.includes(secret) }).toEqual({ secret: `${secret.slice(0, 4)}...`, found: false });
     }
-    for (const c of clients) c.close();
+    for (const c of clients) void c.close();
   });
 });

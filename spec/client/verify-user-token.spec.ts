@@ -15,7 +15,7 @@ describe('PlatformClient.verifyUserToken (E2)', () => {
   };
   const login = (memberNo: string): string => fx.emulator.login(memberNo, DEMO.gameId).access_token;
   afterEach(() => {
-    for (const c of open.splice(0)) c.close();
+    for (const c of open.splice(0)) void c.close();
   });
 
   it('resolves to the member\'s identifiers as decimal strings', async () => {
@@ -86,7 +86,7 @@ describe.each(['number', 'string'] as const)('identifiers sent as JSON %ss', (id
         expect(user).toEqual({ memberNo: '9007199254740997', guid: '9007199254740993' });
         expect(await client.lookupMember({ guid: BIG.guid })).toEqual(user);
       } finally {
-        client.close();
+        void client.close();
       }
     });
   });

@@ -40,7 +40,7 @@ describe('The total budget', () => {
   let server: RawServer | undefined;
   let http: PlatformHttp | undefined;
   afterEach(async () => {
-    http?.close();
+    void http?.close();
     await server?.close();
   });
 

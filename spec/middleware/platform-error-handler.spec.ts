@@ -1,4 +1,4 @@
-import express from 'express';
+import type express from 'express';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import request from 'supertest';
 import { PlatformError, errorForPlatformCode, errorForTransportFault, invalidRequest } from '../../lib/errors/index.js';

@@ -58,7 +58,7 @@ describe('GamePlatformModule', () => {
       expect((await app.get('/healthz')).status).toBe(200);
     } finally {
       await app.close();
-      built?.close();
+      void built?.close();
     }
   });
 

@@ -19,7 +19,7 @@ describe('a session end during the handshake ends the connection at once', () =>
 
   it('Socket.IO: endMemberSessions while the handshake is in E2 verification ends the socket with session:ended admin', async () => {
     fx.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1500, count: 1 });
-    const { socket, events, gone } = connectIo(fx.emulator.login(DEMO.admin).access_token);
+    const { events, gone } = connectIo(fx.emulator.login(DEMO.admin).access_token);
     await fx.e2InFlight();
     await fx.rt.client.endMemberSessions(DEMO.admin, 'admin');
     expect(await gone).toBe('io server disconnect');

@@ -20,7 +20,10 @@ function parserBody(error: unknown): string | undefined {
 }
 
 function collect(cap: CanaryCapture, app: ReliabilityApp): string[] {
-  for (const line of [...app.logger.lines, ...app.clientLog.lines]) cap.add(line.msg), cap.add(line.obj);
+  for (const line of [...app.logger.lines, ...app.clientLog.lines]) {
+    cap.add(line.msg);
+    cap.add(line.obj);
+  }
   for (const event of [...app.events.calls, ...app.events.circuits, ...app.events.probes, ...app.events.tokens]) cap.add(event);
   const parserBodies: string[] = [];
   for (const error of app.handled) {

@@ -7,7 +7,7 @@ import { attachRealtime, type AttachedRealtime, type Realtime } from '../../exam
 import { startEmulator } from '../../lib/emulator/index.js';
 import type { Emulator, EmulatorOptions } from '../../lib/emulator/index.js';
 import { PlatformClient } from '../../lib/index.js';
-import type { Logger, PlatformConfig } from '../../lib/index.js';
+import type { PlatformConfig } from '../../lib/index.js';
 import { DEMO } from './demo.js';
 import { recordingLogger } from './recording-logger.js';
 
@@ -60,7 +60,7 @@ export async function startAppHarness(options: AppHarnessOptions = {}): Promise<
     logger,
     token: (memberNo) => emulator.login(memberNo, DEMO.gameId).access_token,
     close: async () => {
-      client.close();
+      void client.close();
       await emulator.close();
     },
   };
@@ -96,7 +96,7 @@ export async function listenWithRealtime(app: Express): Promise<{ url: string; r
     realtime,
     close: async () => {
       realtime.closeAll('shutdown');
-      await new Promise<void>((resolve) => realtime.io.close(() => resolve()));
+      await new Promise<void>((resolve) => void realtime.io.close(() => resolve()));
       server.closeAllConnections();
     },
   };

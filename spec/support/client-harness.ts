@@ -2,7 +2,6 @@ import { inspect } from 'node:util';
 import { DEFAULT_SEED, startEmulator } from '../../lib/emulator/index.js';
 import type { Emulator, EmulatorOptions, EmulatorSeed } from '../../lib/emulator/index.js';
 import type { CallEvent, PlatformConfig, TokenEvent } from '../../lib/index.js';
-import type { Logger } from '../../lib/types.js';
 import { DEMO } from './demo.js';
 
 export { DEMO };

@@ -64,17 +64,16 @@ export function lookup(base: string, token: string | null, query: string, gameId
 export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent; timeoutMs?: number } = {}):
 Promise<{ status: number; headers: IncomingHttpHeaders; text: string; reusedSocket: boolean }> {
   return new Promise((resolve, reject) => {
-    let req: ClientRequest;
-    const done = (err: Error & { reusedSocket?: boolean }): void => {
-      err.reusedSocket = req.reusedSocket;
-      reject(err);
-    };
-    req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent: options.agent }, (res) => {
+    const req: ClientRequest = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent: options.agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), reusedSocket: req.reusedSocket }));
       res.on('error', done);
     });
+    const done = (err: Error & { reusedSocket?: boolean }): void => {
+      err.reusedSocket = req.reusedSocket;
+      reject(err);
+    };
     req.on('error', done);
     if (options.timeoutMs !== undefined) req.setTimeout(options.timeoutMs, () => req.destroy(Object.assign(new Error('client timeout'), { code: 'ETIMEDOUT' })));
     req.end(options.body);

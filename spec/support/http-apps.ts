@@ -4,7 +4,6 @@ import type { Express, RequestHandler } from 'express';
 import type { PassportStatic } from 'passport';
 import { platformErrorHandler, requireGameUser, type PlatformErrorHandlerOptions, type RequireGameUserOptions } from '../../lib/middleware/index.js';
 import { PlatformBearerStrategy } from '../../lib/strategy/index.js';
-import type { Logger } from '../../lib/types.js';
 import { recordingLogger } from './recording-logger.js';
 
 export { recordingLogger };

@@ -22,7 +22,7 @@ export function emulatorClients(emulator: () => Emulator, defaults: Partial<Plat
       return client;
     },
     closeAll(): void {
-      for (const client of clients.splice(0)) client.close();
+      for (const client of clients.splice(0)) void client.close();
     },
   };
 }
