@@ -1,8 +1,7 @@
-import { PlatformClient } from '../../lib/index.js';
 import { startEmulator } from '../../lib/emulator/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { ExitCode } from '../../lib/cli/exit-codes.js';
-import { closedPort, emulatorEnv, jsonOf, runInProcess, transcript } from './cli-harness.js';
+import { closedPort, emulatorEnv, jsonOf, runInProcess, transcript, demoApiToken } from './cli-harness.js';
 
 describe('verify', () => {
   let emulator: Emulator;
@@ -131,9 +130,7 @@ describe('verify', () => {
   });
 
   it('never printed the client secret, the API token or a full user token', async () => {
-    const client = new PlatformClient({ baseUrl: emulator.url, clientId: 'demo-client', clientSecret: 'demo-secret', gameId: 'demo-game' });
-    const apiToken = await client.provider.getToken();
-    void client.close();
+    const apiToken = await demoApiToken(emulator);
     const all = transcript.join('\n');
     expect(userTokens.length).toBeGreaterThan(5);
     expect(all).not.toContain('demo-secret');

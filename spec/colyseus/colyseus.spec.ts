@@ -32,6 +32,15 @@ function left(room: ClientRoom): Promise<number> {
   return new Promise((resolve) => room.onLeave(resolve));
 }
 
+/** Ends the admin's sessions through `registry` and expects `room` told and closed with 4403. */
+async function expectEndedByAdmin(registry: SessionRegistry, room: ClientRoom): Promise<void> {
+  const ended = nextMessage(room, 'session:ended');
+  const code = left(room);
+  expect(registry.endMember(DEMO.admin, 'admin')).toBe(1);
+  expect(await ended).toEqual({ reason: 'admin' });
+  expect(await code).toBe(4403);
+}
+
 describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client)', () => {
   let emulator: Emulator;
   let client: PlatformClient;
@@ -137,11 +146,7 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
       const pong = nextMessage(room, 'pong');
       room.send('ping');
       expect(await pong).toEqual({ member_no: DEMO.admin });
-      const ended = nextMessage(room, 'session:ended');
-      const code = left(room);
-      expect(registry.endMember(DEMO.admin, 'admin')).toBe(1);
-      expect(await ended).toEqual({ reason: 'admin' });
-      expect(await code).toBe(4403);
+      await expectEndedByAdmin(registry, room);
     });
 
     it('ends a client whose token was logged out meanwhile (auth:expired relogin, 4401)', async () => {
@@ -201,11 +206,7 @@ describe('Colyseus rooms (real @colyseus/core 0.16 server and colyseus.js client
 
   it('session:ended admin ends the member\'s room connections', async () => {
     const room = await new ColyseusClient(url).joinOrCreate('lobby', { token: emulator.login(DEMO.admin).access_token });
-    const ended = nextMessage(room, 'session:ended');
-    const code = left(room);
-    expect(registry.endMember(DEMO.admin, 'admin')).toBe(1);
-    expect(await ended).toEqual({ reason: 'admin' });
-    expect(await code).toBe(4403);
+    await expectEndedByAdmin(registry, room);
   });
 
   it('re-verification: a logged-out token gets auth:expired relogin and leaves with 4401; an outage only after the grace', async () => {

@@ -3,14 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { PlatformClient } from '../../lib/client/index.js';
 import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
 import { fastifyGamePlatform, gamePlatformErrorHandler } from '../../lib/fastify/index.js';
-import { useEmulator } from '../support/emulator-fixture.js';
 import { recordingLogger } from '../support/http-apps.js';
-import { emulatorClients } from '../support/http-emulator-client.js';
+import { useAdapterEmulator } from '../support/http-emulator-client.js';
 
-const fixture = useEmulator();
-// Generous per-attempt time on a loaded machine: the faults these tests inject answer at once.
-const clients = emulatorClients(() => fixture.emulator, { timeoutMs: 3000, totalTimeoutMs: 6000 });
-afterAll(() => clients.closeAll());
+const { fixture, clients } = useAdapterEmulator();
 
 async function listen(app: FastifyInstance): Promise<(path: string, token?: string) => Promise<Response>> {
   await app.listen({ port: 0, host: '127.0.0.1' });

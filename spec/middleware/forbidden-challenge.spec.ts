@@ -22,22 +22,23 @@ describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
     return app;
   }
 
+  async function expectInsufficientScope(guard: RequestHandler): Promise<void> {
+    const res = await request(appWith(guard)).get('/admin').set('Authorization', 'Bearer okTok');
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ action: 'denied' });
+    expect(res.headers['www-authenticate']).toBe(INSUFFICIENT);
+  }
+
   it.each<[string, () => boolean | void]>([
     ['authorize returns false', () => false],
     ['authorize throws accessDenied()', () => { throw accessDenied({ code: 9001, detail: 'Account suspended.' }); }],
   ])('answers 403 with insufficient_scope when %s (requireGameUser)', async (_name, authorize) => {
-    const res = await request(appWith(requireGameUser({ client: fakeVerifier(), realm: 'my-game', authorize }))).get('/admin').set('Authorization', 'Bearer okTok');
-    expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ action: 'denied' });
-    expect(res.headers['www-authenticate']).toBe(INSUFFICIENT);
+    await expectInsufficientScope(requireGameUser({ client: fakeVerifier(), realm: 'my-game', authorize }));
   });
 
   it('answers 403 with insufficient_scope when a Passport verify callback denies', async () => {
     passport.use('deny', new PlatformBearerStrategy({ client: fakeVerifier(), realm: 'my-game' }, (_user, done) => done(null, false)));
-    const res = await request(appWith(passport.authenticate('deny', { session: false, failWithError: true }) as RequestHandler)).get('/admin').set('Authorization', 'Bearer okTok');
-    expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ action: 'denied' });
-    expect(res.headers['www-authenticate']).toBe(INSUFFICIENT);
+    await expectInsufficientScope(passport.authenticate('deny', { session: false, failWithError: true }) as RequestHandler);
   });
 
   it('keeps 46217 (device not registered) without a challenge: the token is fine', async () => {

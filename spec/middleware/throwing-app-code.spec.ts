@@ -41,13 +41,18 @@ const CASES: [string, Hooks][] = [
 ];
 
 describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
-  it.each(CASES)('requireGameUser answers 500 when %s and the logger throws too', async (_name, hooks) => {
+  // The guard's answer to a player with a good token, every logger throwing.
+  async function answerThrough(guard: RequestHandler): Promise<void> {
     const app = expressFn();
-    app.get('/me', requireGameUser({ client: fakeVerifier(), logger: throwingLogger, ...hooks }), (_req, res) => { res.end(); });
+    app.get('/me', guard, (_req, res) => { res.end(); });
     app.use(platformErrorHandler({ logger: throwingLogger }));
     const res = await request(app).get('/me').set('Authorization', 'Bearer okTok').timeout(5000);
     expect(res.status).toBe(500);
     expect(res.body).toMatchObject({ action: 'contact_support' });
+  }
+
+  it.each(CASES)('requireGameUser answers 500 when %s and the logger throws too', async (_name, hooks) => {
+    await answerThrough(requireGameUser({ client: fakeVerifier(), logger: throwingLogger, ...hooks }));
   });
 
   it('platformErrorHandler answers 500 for an unexpected error when its logger throws', async () => {
@@ -66,11 +71,6 @@ describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
     ['the verify callback passes a poisoned error to done', (_user: unknown, done: (err: unknown) => void) => done(poisoned())],
   ])('passport answers 500 when %s and the logger throws too', async (_name, verify) => {
     passport.use('throwing', new PlatformBearerStrategy({ client: fakeVerifier(), logger: throwingLogger }, verify as never));
-    const app = expressFn();
-    app.get('/me', passport.authenticate('throwing', { session: false, failWithError: true }) as RequestHandler, (_req, res) => { res.end(); });
-    app.use(platformErrorHandler({ logger: throwingLogger }));
-    const res = await request(app).get('/me').set('Authorization', 'Bearer okTok').timeout(5000);
-    expect(res.status).toBe(500);
-    expect(res.body).toMatchObject({ action: 'contact_support' });
+    await answerThrough(passport.authenticate('throwing', { session: false, failWithError: true }) as RequestHandler);
   });
 });

@@ -10,14 +10,10 @@ import { PlatformClient } from '../../lib/client/index.js';
 import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
 import { GamePlatformGuard, GamePlatformModule, GameUser } from '../../lib/nest/index.js';
 import { PlatformBearerStrategy } from '../../lib/strategy/index.js';
-import { useEmulator } from '../support/emulator-fixture.js';
 import { recordingLogger } from '../support/http-apps.js';
-import { emulatorClients } from '../support/http-emulator-client.js';
+import { useAdapterEmulator } from '../support/http-emulator-client.js';
 
-const fixture = useEmulator();
-// Generous per-attempt time on a loaded machine: the faults these tests inject answer at once.
-const clients = emulatorClients(() => fixture.emulator, { timeoutMs: 3000, totalTimeoutMs: 6000 });
-afterAll(() => clients.closeAll());
+const { fixture, clients } = useAdapterEmulator();
 
 type NestApp = Awaited<ReturnType<typeof NestFactory.create>>;
 

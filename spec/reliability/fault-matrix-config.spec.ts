@@ -1,21 +1,14 @@
 import type { FaultSpec } from '../../lib/emulator/index.js';
 import { DEMO } from '../support/app-harness.js';
-import { expectContactSupport, expectRetryLater, timed } from './support/fault-expect.js';
-import { jsonOf } from '../support/raw-http.js';
-import type { RawReply } from '../support/raw-http.js';
-import { FAST_BUDGET, startReliabilityApp } from './support/reliability-app.js';
+import { BOUND_MS, expectContactSupport, expectPlayer, expectRetryLater, timed } from './support/fault-expect.js';
+import { startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 
 // Platform faults and their answers, the cases about our own
 // side: configuration faults (500, one log line, no E1 storm) and E1
 // unreachable at startup.
 
-const BOUND_MS = FAST_BUDGET.totalTimeoutMs + 900;
-const PLAYER = { member_no: DEMO.player, guid: DEMO.playerGuid };
 
-function expectPlayer(res: RawReply): void {
-  expect([res.status, jsonOf(res)]).toEqual([200, PLAYER]);
-}
 
 describe.each<[string, FaultSpec, number, RegExp]>([
   ['40101 again after the reissue', { endpoint: 'E2', type: 'code', code: 40101, count: -1 }, 40101, /after one reissue.*PLATFORM_CLIENT_ID/],

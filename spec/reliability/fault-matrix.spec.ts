@@ -1,8 +1,6 @@
 import type { FaultSpec } from '../../lib/emulator/index.js';
 import { DEMO } from '../support/app-harness.js';
-import { expectRetryLater, timed } from './support/fault-expect.js';
-import { jsonOf } from '../support/raw-http.js';
-import type { RawReply } from '../support/raw-http.js';
+import { BOUND_MS, expectPlayer, expectRetryLater, timed } from './support/fault-expect.js';
 import { FAST_BUDGET, startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 
@@ -14,13 +12,8 @@ import type { ReliabilityApp } from './support/reliability-app.js';
 // and the run of 40000s in platform-traps.spec.ts.
 
 // Budget 600 ms (200 ms per attempt, 2 retries); the bound leaves room for a loaded machine.
-const BOUND_MS = FAST_BUDGET.totalTimeoutMs + 900;
 const ATTEMPTS = FAST_BUDGET.retries + 1;
-const PLAYER = { member_no: DEMO.player, guid: DEMO.playerGuid };
 
-function expectPlayer(res: RawReply): void {
-  expect([res.status, jsonOf(res)]).toEqual([200, PLAYER]);
-}
 
 describe('platform faults through the example app', () => {
   let app: ReliabilityApp;
@@ -103,7 +96,7 @@ describe('platform faults through the example app', () => {
   it('E3 40101: one reissue and one retry on the admin lookup', async () => {
     app.emulator.injectFault({ endpoint: 'E3', type: 'code', code: 40101, count: 1 });
     const res = await app.bearer(app.token(DEMO.admin), `/admin/members?search_type=member_no&value=${DEMO.player}`);
-    expect([res.status, jsonOf(res)]).toEqual([200, PLAYER]);
+    expectPlayer(res);
     expect([app.count('E1'), app.count('E3')]).toEqual([1, 2]);
   });
 });

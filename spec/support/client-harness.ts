@@ -1,7 +1,8 @@
 import { inspect } from 'node:util';
 import { DEFAULT_SEED, startEmulator } from '../../lib/emulator/index.js';
 import type { Emulator, EmulatorOptions, EmulatorSeed } from '../../lib/emulator/index.js';
-import type { CallEvent, PlatformConfig, TokenEvent } from '../../lib/index.js';
+import { PlatformClient } from '../../lib/index.js';
+import type { CallEvent, PlatformConfig, RevocationBus, TokenEvent } from '../../lib/index.js';
 import { DEMO } from './demo.js';
 
 export { DEMO };
@@ -38,6 +39,24 @@ export function configFor(emulator: Emulator, overrides: Partial<PlatformConfig>
   };
 }
 
+/** Options of a client built by {@link clientsOn}: the config, and a revocation bus to share. */
+export type TestClientOptions = Partial<PlatformConfig> & { revocations?: RevocationBus };
+
+/**
+ * A factory of clients on the emulator `emulator()` returns (with
+ * {@link configFor} and `defaults`), each closed after its test.
+ */
+export function clientsOn(emulator: () => Emulator, defaults: Partial<PlatformConfig> = {}): (overrides?: TestClientOptions) => PlatformClient {
+  const open: PlatformClient[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
+  return (overrides = {}) => {
+    const c = new PlatformClient({ ...configFor(emulator(), defaults), ...overrides });
+    open.push(c);
+    return c;
+  };
+}
 
 export { recordingLogger, type LogLine } from './recording-logger.js';
 
