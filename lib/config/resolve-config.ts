@@ -10,7 +10,8 @@ import {
 } from './validate.js';
 
 const resolved = new WeakSet<object>();
-const systemClock: Clock = Object.freeze({ now: () => Date.now() });
+// Date.now itself (it reads no `this`): one function less on every request's path.
+const systemClock: Clock = Object.freeze({ now: Date.now });
 
 function resolveEnvironment(options: Record<string, unknown>): { baseUrl: string; environment: ResolvedPlatformConfig['environment'] } {
   const env = options.environment;
