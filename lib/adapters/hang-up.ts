@@ -33,5 +33,5 @@ export function abortOnHangUp(res: unknown): HangUpWatch | undefined {
   };
   out.once('close', onClose);
   // A bound native method rather than a closure of ours.
-  return { signal: aborter.signal, stop: out.off.bind(out, 'close', onClose) as () => void };
+  return { signal: aborter.signal, stop: out.off.bind(out, 'close', onClose) };
 }
