@@ -84,7 +84,7 @@ export class ApiCall {
   }
 
   /** A call authenticated by the request itself (the web token). */
-  async runPlain<T>(endpoint: PlatformEndpoint, request: PlatformRequest, parse: Parse<T>): Promise<T> {
+  async runWithoutApiToken<T>(endpoint: PlatformEndpoint, request: PlatformRequest, parse: Parse<T>): Promise<T> {
     const progress: Progress = { started: performance.now(), stats: { attempts: 0 }, trace: {} };
     try {
       const reply = await this.http.request(request, progress.stats);

@@ -227,12 +227,12 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   }
 
   #verifyCached(kind: TokenKind, token: string, signal: Abortable | undefined): Promise<GameUser> {
-    if (!verifyChannel.hasSubscribers) return this.#verifyCachedPlain(kind, token, signal, undefined);
+    if (!verifyChannel.hasSubscribers) return this.#verifyCachedUntraced(kind, token, signal, undefined);
     const message: VerifyMessage = { kind, tokenFingerprint: typeof token === 'string' ? fingerprint(token) : 'none' };
     const started = performance.now();
     return trace(verifyChannel, message, async () => {
       try {
-        const user = await this.#verifyCachedPlain(kind, token, signal, message);
+        const user = await this.#verifyCachedUntraced(kind, token, signal, message);
         message.outcome = 'ok';
         return user;
       } catch (error) {
@@ -246,7 +246,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     });
   }
 
-  async #verifyCachedPlain(kind: TokenKind, token: string, signal: Abortable | undefined, message: VerifyMessage | undefined): Promise<GameUser> {
+  async #verifyCachedUntraced(kind: TokenKind, token: string, signal: Abortable | undefined, message: VerifyMessage | undefined): Promise<GameUser> {
     assertUserToken(token);
     this.#assertOpen(kind);
     const digest = tokenKey(token);
@@ -290,7 +290,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
           headers: this.#headers(apiToken),
           body: { access_token: token },
         }), verifiedIdentifiers, key, { deadline, signal })
-        : await this.#api.runPlain('web', {
+        : await this.#api.runWithoutApiToken('web', {
           endpoint: 'web',
           method: 'GET',
           path: this.#memberPath(),

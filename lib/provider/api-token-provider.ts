@@ -218,13 +218,13 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
   }
 
   #issue(): Promise<string> {
-    if (!apiTokenChannel.hasSubscribers) return this.#issuePlain(undefined);
+    if (!apiTokenChannel.hasSubscribers) return this.#issueUntraced(undefined);
     const reason = this.#held !== undefined ? 'renewal' : this.#everHeld ? 'reissue' : 'initial';
     const message: ApiTokenMessage = { reason };
-    return trace(apiTokenChannel, message, () => this.#issuePlain(message));
+    return trace(apiTokenChannel, message, () => this.#issueUntraced(message));
   }
 
-  async #issuePlain(message: ApiTokenMessage | undefined): Promise<string> {
+  async #issueUntraced(message: ApiTokenMessage | undefined): Promise<string> {
     const started = performance.now();
     const now = this.config.clock.now();
     const previous = this.#held;
