@@ -1,5 +1,5 @@
 import type { ExecutionContext } from '@nestjs/common';
-import { passportFailureOf } from '../strategy/passport-failure.js';
+import { passportFailureOf } from '../adapters/passport-failure.js';
 import { PlatformError, invalidRequest, isPlatformError, missingCredentials } from '../errors/index.js';
 import { clientRequests, setClientUser, type GatewayClient } from './gateway-client.js';
 import { wsRefusal } from './ws-refusal.js';

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { PlatformBearerStrategy, type StrategyActions } from '../../lib/strategy/index.js';
-import { loadPassport, memoryLogger } from '../support/http-apps.js';
+import { loadPassport } from '../support/http-apps.js';
+import { recordingLogger } from '../support/recording-logger.js';
 import { fakeVerifier } from '../support/http-fake-verifier.js';
 
 const passport = await loadPassport();
@@ -23,7 +24,7 @@ describeWithPassport('the strategy as Socket.IO middleware (polling first)', () 
 
   beforeAll(async () => {
     process.prependListener('uncaughtException', onCrash);
-    passport!.use(new PlatformBearerStrategy({ client: fakeVerifier(), logger: memoryLogger() }));
+    passport!.use(new PlatformBearerStrategy({ client: fakeVerifier(), logger: recordingLogger() }));
     http = createServer();
     io = new Server(http);
     io.use((socket, next) => {
@@ -78,7 +79,7 @@ describeWithPassport('the strategy as Socket.IO middleware (polling first)', () 
 
 describe('any request shape gets an answer, never a throw', () => {
   function run(req: object): Promise<string> {
-    const strategy = new PlatformBearerStrategy({ client: fakeVerifier(), logger: memoryLogger() });
+    const strategy = new PlatformBearerStrategy({ client: fakeVerifier(), logger: recordingLogger() });
     return new Promise((resolve, reject) => {
       const actions: StrategyActions = {
         success: () => resolve('success'),
