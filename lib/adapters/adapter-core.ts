@@ -1,10 +1,10 @@
 // What the framework adapters (Nest, Fastify) share: the core authenticator
 // built once from checked options, seen through the framework's request and
 // response. Failures are rendered by the core's `problemResponse`.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { authenticatorFor } from '../auth/authenticate.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
-import type { AuthenticateOptions, AuthorizeUser, AuthRequest, MapUser } from '../auth/types.js';
+import type { AuthenticateOptions, AuthRequest } from '../auth/types.js';
 import { handshakeToken, handshakeView } from '../realtime/handshake.js';
 import type { GameUser } from '../types.js';
 import { faultLogger } from './fault-log.js';

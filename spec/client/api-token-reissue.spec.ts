@@ -129,7 +129,7 @@ describe('recovery once the platform accepts our API token again', () => {
       expect([expired?.code, served?.code, count('E1')]).toEqual([40103, 0, issuedDuringStorm + 1]);
       expect(await short.provider.getToken()).not.toBe(refused);
     } finally {
-      short.close();
+      await short.close();
     }
   });
 

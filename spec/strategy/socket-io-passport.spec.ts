@@ -24,11 +24,11 @@ describeWithPassport('the strategy as Socket.IO middleware (polling first)', () 
 
   beforeAll(async () => {
     process.prependListener('uncaughtException', onCrash);
-    passport!.use(new PlatformBearerStrategy({ client: fakeVerifier(), logger: recordingLogger() }));
+    passport.use(new PlatformBearerStrategy({ client: fakeVerifier(), logger: recordingLogger() }));
     http = createServer();
     io = new Server(http);
     io.use((socket, next) => {
-      (passport!.authenticate('game-platform', { session: false }) as (req: unknown, res: unknown, next: (err?: unknown) => void) => void)(
+      (passport.authenticate('game-platform', { session: false }) as (req: unknown, res: unknown, next: (err?: unknown) => void) => void)(
         socket.request,
         {},
         next as (err?: unknown) => void,
@@ -41,7 +41,7 @@ describeWithPassport('the strategy as Socket.IO middleware (polling first)', () 
 
   afterAll(async () => {
     for (const c of clients) c.close();
-    await new Promise<void>((resolve) => io.close(() => resolve()));
+    await io.close();
     process.off('uncaughtException', onCrash);
   });
 
@@ -91,7 +91,7 @@ describe('any request shape gets an answer, never a throw', () => {
       try {
         Object.assign(Object.create(strategy) as PlatformBearerStrategy, actions).authenticate(req as never, {});
       } catch (err) {
-        reject(err as Error);
+        reject(err);
       }
     });
   }
