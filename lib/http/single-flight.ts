@@ -45,11 +45,15 @@ export class SingleFlight<T> {
       // can leave (an AbortController and its EventTarget per request cost more).
       const shared = budget !== undefined ? new DeadlineSignal(budget) : signal !== undefined ? new DeadlineSignal(Infinity) : undefined;
       const context: CallContext = budget === undefined ? (shared === undefined ? {} : { signal: shared }) : { deadline: performance.now() + budget, signal: shared };
-      const promise = work(context).finally(() => {
+      const promise = work(context);
+      const created: Flight<T> = { promise, signal: shared, waiting: 0, pinned: false };
+      // Registered first, so the flight is gone before any caller resumes (a caller may start the next one at once).
+      const end = (): void => {
         shared?.dispose();
-        if (this.#flights.get(key) === flight) this.#flights.delete(key);
-      });
-      flight = { promise, signal: shared, waiting: 0, pinned: false };
+        if (this.#flights.get(key) === created) this.#flights.delete(key);
+      };
+      promise.then(end, end);
+      flight = created;
       this.#flights.set(key, flight);
     }
     if (signal === undefined) {

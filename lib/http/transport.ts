@@ -77,16 +77,16 @@ export class Exchange implements Dispatcher.DispatchHandler {
   #retryAfter: string | undefined;
   readonly #chunks: Buffer[] = [];
   #size = 0;
-  /** `performance.now()` time by which the body must be in (undici bounds the wait between chunks, not the whole body). */
-
   #timer: NodeJS.Timeout | undefined;
 
-  /** Called once undici is done with the request (answered, failed or aborted): its connection is free again. */
-  readonly #release: () => void;
+  /** The transport and connection to hand back once undici is done with the request (answered, failed or aborted). */
+  readonly #owner: Transport | undefined;
+  readonly #client: Client | undefined;
   #released = false;
 
   readonly #timeoutMs: number;
   readonly #timed: boolean;
+  /** `performance.now()` time by which the body must be in (undici bounds the wait between chunks, not the whole body). */
   #endsAt = Infinity;
 
   /**
@@ -95,10 +95,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
    * call's deadline), on a precise timer of its own when `timed` (undici's own
    * waits tick coarsely).
    */
-  constructor(timeoutMs: number, timed = false, release: () => void = () => {}) {
+  constructor(timeoutMs: number, timed = false, owner?: Transport, client?: Client) {
     this.#timeoutMs = timeoutMs;
     this.#timed = timed;
-    this.#release = release;
+    this.#owner = owner;
+    this.#client = client;
     this.done = new Promise<RawResponse>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
@@ -152,7 +153,10 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onComplete(): void {
-    this.#freeConnection();
+    if (!this.#released) {
+      this.#released = true;
+      this.#owner?.free(this.#client!);
+    }
     if (this.#settled) return;
     this.#settled = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
@@ -162,15 +166,12 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onError(error: Error): void {
-    this.#freeConnection();
+    if (!this.#released) {
+      this.#released = true;
+      this.#owner?.free(this.#client!);
+    }
     const { code, reused } = codeOf(error);
     this.#fail(error instanceof TransportError ? error : new TransportError(code, reused));
-  }
-
-  #freeConnection(): void {
-    if (this.#released) return;
-    this.#released = true;
-    this.#release();
   }
 
   #fail(error: TransportError): void {
@@ -240,7 +241,7 @@ export class Transport {
       return refused;
     }
     const client = this.#idle.shift() ?? this.#open();
-    const exchange = new Exchange(wait, timed, () => this.#free(client));
+    const exchange = new Exchange(wait, timed, this, client);
     const query = req.query === undefined ? '' : `?${new URLSearchParams(req.query).toString()}`;
     try {
       client.dispatch({
@@ -272,7 +273,8 @@ export class Transport {
     return client;
   }
 
-  #free(client: Client): void {
+  /** Takes a connection back once undici is done with its request (called by its {@link Exchange}). */
+  free(client: Client): void {
     if (this.#closed || client.destroyed || !this.#all.has(client)) return;
     this.#idle.push(client);
   }
