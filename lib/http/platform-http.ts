@@ -201,7 +201,7 @@ export class PlatformHttp {
         verdict = failure.verdict;
         throw failure.error;
       } catch (error) {
-        if (call.callerGone || signal.reason === 'closed') verdict = 'ignored';
+        if (call.callerGone || signal.reason === 'closed' || this.#closed) verdict = 'ignored';
         // Cut short by our own deadline (a long queue, a slow E1 before it): not the platform's fault.
         else if (signal.reason === 'deadline' && budgetAtSend < this.config.timeoutMs) verdict = 'ignored';
         throw this.#ended(signal, req.endpoint, error);
@@ -240,7 +240,11 @@ export class PlatformHttp {
       const settled = new Promise<void>((resolve) => {
         this.#settled = resolve;
       });
-      for (const call of this.#running) call.signal.abort('closed');
+      for (const call of this.#running) {
+        call.signal.abort('closed');
+        // A call whose caller had gone already holds an aborted signal: stop its exchange directly.
+        call.exchange?.cancel();
+      }
       await settled;
     }
     await this.#transport.close();
@@ -248,7 +252,7 @@ export class PlatformHttp {
 
   /** The error a call ends with when its own signal stopped it. */
   #ended(signal: DeadlineSignal | undefined, endpoint: PlatformEndpoint, error: unknown): unknown {
-    if (signal?.reason === 'closed') return errorForTransportFault('closed', endpoint);
+    if (signal?.reason === 'closed' || this.#closed) return errorForTransportFault('closed', endpoint);
     if (signal?.reason === 'caller') return abortedError(endpoint);
     return error;
   }
