@@ -31,7 +31,7 @@ export type { CircuitState, CircuitEvent, HttpLoad } from './http/index.js';
 // The platform: the shared API-token owner (E1) and the client (E2, E3, web tokens).
 export { ApiTokenProvider } from './provider/index.js';
 export type {
-  TokenEvent, ProviderState, ApiTokenProviderDeps, GetTokenOptions, WithTokenOptions, TokenReply, TokenTrace, WaitSignal,
+  TokenEvent, ProviderState, ApiTokenProviderDeps, GetTokenOptions, WithTokenOptions, TokenReply, TokenTrace,
 } from './provider/index.js';
 export { PlatformClient } from './client/index.js';
 export type {

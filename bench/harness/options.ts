@@ -81,7 +81,7 @@ export function parseBenchOptions(argv: readonly string[], env: Env): BenchOptio
     cacheTtlMs: 60_000,
     cacheMaxEntries: 10_000,
     timeLimitS: positiveNumber(env, 'BENCH_TIME_LIMIT_S', 900, false),
-    cpuProfile: list(env, 'BENCH_CPU_PROF', ['unprotected', 'baseline', 'ours', 'ours-cached', 'emulator']),
+    cpuProfile: list(env, 'BENCH_CPU_PROF', ['unprotected', 'floor', 'library', 'baseline', 'ours', 'ours-cached', 'emulator']),
     only: list(env, 'BENCH_ONLY', ALL_STAGES),
   };
 }

@@ -1,5 +1,5 @@
 import { latencyKey } from './results.js';
-import type { BenchResults, ByLatency, CaseAtLatency, TargetCheck } from './results.js';
+import type { BenchResults, ByLatency, CaseAtLatency, RunSummary, TargetCheck } from './results.js';
 import { STEADY_CASES } from './servers.js';
 import type { SteadyCase } from './servers.js';
 import { median, ratio, round } from './stats.js';
@@ -9,15 +9,31 @@ type RatioEntry = { ofMedians: number; pairedMedian: number; perRound: number[] 
 /** a/b of requests/s: of the medians, and paired round by round (same round, adjacent runs). */
 export function rpsRatio(a: CaseAtLatency | undefined, b: CaseAtLatency | undefined): RatioEntry {
   if (!a || !b) return { ofMedians: Number.NaN, pairedMedian: Number.NaN, perRound: [] };
-  const perRound = a.rounds.flatMap((ra) => {
-    const rb = b.rounds.find((x) => x.round === ra.round);
-    return rb ? [round(ratio(ra.rps, rb.rps), 3)] : [];
-  });
+  const perRound = sameRound(a, b, (ra, rb) => ratio(ra.rps, rb.rps));
   return { ofMedians: round(ratio(a.median.rps, b.median.rps), 3), pairedMedian: round(median(perRound), 3), perRound };
 }
 
+/** `f(a's run, b's run)` for each round both ran (3 decimals). */
+function sameRound(a: CaseAtLatency, b: CaseAtLatency, f: (ra: RunSummary, rb: RunSummary) => number): number[] {
+  return a.rounds.flatMap((ra) => {
+    const rb = b.rounds.find((x) => x.round === ra.round);
+    return rb ? [round(f(ra, rb), 3)] : [];
+  });
+}
+
+/** Median over same-round pairs of `f(a, b)`; NaN when either case is missing. */
+export function pairedMedian(a: CaseAtLatency | undefined, b: CaseAtLatency | undefined, f: (ra: RunSummary, rb: RunSummary) => number): number {
+  return a && b ? round(median(sameRound(a, b, f)), 3) : Number.NaN;
+}
+
+const p99Gap = (ra: RunSummary, rb: RunSummary): number => ra.p99Ms - rb.p99Ms;
+const cpuRatio = (ra: RunSummary, rb: RunSummary): number => ratio(ra.cpuMicrosPerRequest.server, rb.cpuMicrosPerRequest.server);
+const cpuAdded = (ra: RunSummary, rb: RunSummary): number => ra.cpuMicrosPerRequest.server - rb.cpuMicrosPerRequest.server;
+
 export function computeRatios(r: BenchResults, latenciesMs: readonly number[]): NonNullable<BenchResults['ratios']> {
   const pairs: Array<[string, SteadyCase, SteadyCase]> = [
+    ['library/floor', 'library', 'floor'],
+    ['ours/floor', 'ours', 'floor'],
     ['ours/baseline', 'ours', 'baseline'],
     ['ours-cached/unprotected', 'ours-cached', 'unprotected'],
   ];
@@ -43,9 +59,20 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
   const l5 = latencyKey(5);
   const checks: TargetCheck[] = [];
   for (const [l, ms] of [[l0, 0], [l5, 5]] as const) {
-    checks.push(check(`ours/baseline requests/s at ${ms} ms`, r.ratios?.['ours/baseline']?.[l]?.ofMedians, '>= 1.05', (v) => v >= 1.05));
-    checks.push(check(`p99 ours - p99 baseline at ${ms} ms, closed loop (ms)`, (r.ours?.[l]?.median.p99Ms ?? Number.NaN) - (r.baseline?.[l]?.median.p99Ms ?? Number.NaN), '<= 2', (v) => v <= 2));
+    // Same-round pairs: the machine's load drifts between rounds, much less between adjacent runs.
+    checks.push(check(`library/floor requests/s at ${ms} ms (paired)`, r.ratios?.['library/floor']?.[l]?.pairedMedian, '>= 0.9', (v) => v >= 0.9));
+    checks.push(check(`example app/floor requests/s at ${ms} ms (paired)`, r.ratios?.['ours/floor']?.[l]?.pairedMedian, '>= 0.85', (v) => v >= 0.85));
+    checks.push(check(`ours/baseline requests/s at ${ms} ms (paired)`, r.ratios?.['ours/baseline']?.[l]?.pairedMedian, '>= 1.4', (v) => v >= 1.4));
+    checks.push(check(`p99 library - p99 floor at ${ms} ms, closed loop (ms, paired)`, pairedMedian(r.library?.[l], r.floor?.[l], p99Gap), '<= 2', (v) => v <= 2));
+    checks.push(check(`p99 example app - p99 floor at ${ms} ms, closed loop (ms, paired)`, pairedMedian(r.ours?.[l], r.floor?.[l], p99Gap), '<= 2', (v) => v <= 2));
+    checks.push(check(`server CPU per request library/floor at ${ms} ms (paired)`, pairedMedian(r.library?.[l], r.floor?.[l], cpuRatio), '<= 1.15', (v) => v <= 1.15));
+    checks.push(check(`server CPU per request example app/floor at ${ms} ms (paired)`, pairedMedian(r.ours?.[l], r.floor?.[l], cpuRatio), '<= 1.15', (v) => v <= 1.15));
+    checks.push(check(`server CPU added per request, cache on, Express at ${ms} ms (us, paired)`, pairedMedian(r['ours-cached']?.[l], r.unprotected?.[l], cpuAdded), '<= 30', (v) => v <= 30));
     checks.push(check(`new platform connections ours - baseline at ${ms} ms (per run, median)`, (r.ours?.[l]?.median.newConnections ?? Number.NaN) - (r.baseline?.[l]?.median.newConnections ?? Number.NaN), '<= 0', (v) => v <= 0));
+  }
+  const fastify = r.frameworks?.ratios.fastify;
+  if (fastify?.addedCpuMicrosPerRequestCached !== undefined) {
+    checks.push(check('server CPU added per request, cache on, Fastify at 0 ms (us)', fastify.addedCpuMicrosPerRequestCached, '<= 15', (v) => v <= 15));
   }
   checks.push(check('ours-cached/unprotected requests/s at 5 ms', r.ratios?.['ours-cached/unprotected']?.[l5]?.ofMedians, '>= 0.7', (v) => v >= 0.7));
   const fixedOurs = r.ours?.[l0]?.fixedRate;

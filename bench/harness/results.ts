@@ -102,6 +102,8 @@ export interface BenchResults {
   options: Record<string, unknown>;
   emulator?: ByLatency<Omit<RunSummary, 'round'>>;
   unprotected?: ByLatency<CaseAtLatency>;
+  floor?: ByLatency<CaseAtLatency>;
+  library?: ByLatency<CaseAtLatency>;
   baseline?: ByLatency<CaseAtLatency>;
   ours?: ByLatency<CaseAtLatency>;
   'ours-cached'?: ByLatency<CaseAtLatency>;

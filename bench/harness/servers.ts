@@ -1,8 +1,12 @@
 import type { SpawnOptions } from './children.js';
 import type { BenchOptions } from './options.js';
 
-/** The steady-state cases, in the order. */
-export const STEADY_CASES = ['unprotected', 'baseline', 'ours', 'ours-cached'] as const;
+/**
+ * The steady-state cases: the unprotected route (ceiling), the floor (the job done by hand on
+ * undici, nothing else), the package alone on Express, the passport + axios baseline, the example
+ * app, and the example app with the result cache on.
+ */
+export const STEADY_CASES = ['unprotected', 'floor', 'library', 'baseline', 'ours', 'ours-cached'] as const;
 export type SteadyCase = (typeof STEADY_CASES)[number];
 
 /** Every server the bench starts. */
@@ -23,6 +27,8 @@ function cacheEnv(options: BenchOptions): Record<string, string> {
 function base(kind: ServerKind, options: BenchOptions): Omit<ServerSpec, 'nodeArgs'> {
   switch (kind) {
     case 'unprotected': return { script: 'unprotected-server.ts', env: {}, profileName: kind };
+    case 'floor': return { script: 'floor-server.ts', env: {}, profileName: kind };
+    case 'library': return { script: 'library-server.ts', env: {}, profileName: kind };
     case 'baseline': return { script: 'baseline-server.ts', env: { BASELINE_TOKEN: 'startup' }, profileName: kind };
     case 'baseline-no-single-flight': return { script: 'baseline-server.ts', env: { BASELINE_TOKEN: 'lazy' }, profileName: 'baseline' };
     case 'ours': return { script: 'ours-server.ts', env: {}, profileName: kind };

@@ -4,14 +4,14 @@ import { fingerprint } from '../hashing/fingerprint.js';
 import { errorForPlatformCode, errorForRefusalOnOurSide, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
 import { isAbortedError } from '../http/index.js';
-import type { Abortable, CallStats, PlatformHttp, PlatformReply, PlatformRequest } from '../http/index.js';
+import type { CallContext, CallStats, PlatformHttp, PlatformReply, PlatformRequest } from '../http/index.js';
 import type { ApiTokenProvider, TokenTrace } from '../provider/index.js';
 import type { CallEvent } from './client-options.js';
 import type { TokenRunGuard } from './token-run-guard.js';
-import { callChannel } from '../diagnostics/channels.js';
 import type { CallMessage } from '../diagnostics/channels.js';
-import { inScope } from '../diagnostics/scope.js';
-import type { Scope } from '../diagnostics/scope.js';
+import type { Teller } from '../diagnostics/channel-view.js';
+
+export type { CallContext } from '../http/index.js';
 
 type Parse<T> = (reply: PlatformReply, endpoint: PlatformEndpoint) => T;
 type Build = (apiToken: string) => PlatformRequest;
@@ -22,21 +22,14 @@ interface Progress {
   trace: TokenTrace;
 }
 
-/** Where a call comes from: its budget and its caller's signal. */
-export interface CallContext {
-  /** `performance.now()` time by which the call must end (within `totalTimeoutMs`). */
-  deadline?: number;
-  /** The caller's signal: when its client has gone, the call is dropped. */
-  signal?: Abortable;
-}
-
 /**
  * One platform operation within one budget (`totalTimeoutMs`, API-token
- * issuance included): the body's code decides; the API-token provider runs
- * it with its token (refusal, one reissue, one retry) and alone decides
- * whether a fault is ours. Each operation ends in one `call` channel message
- * (in the client's scope: its `'call'` event) and at most one log line,
- * through the provider's one throttle.
+ * issuance included, or the context's deadline): the body's code decides;
+ * the API-token provider runs it with its token (refusal, one reissue, one
+ * retry). Whether a 40000 blames our own API token is decided here, by the
+ * guard, before the provider reads the answer. Each operation ends in one
+ * `call` message (the client's `'call'` event and channel) and at most one
+ * log line, through the provider's one throttle.
  */
 export class ApiCall {
   /** The last API token's fingerprint: a SHA-256 per `call` message would be wasted. */
@@ -46,8 +39,8 @@ export class ApiCall {
     private readonly config: ResolvedPlatformConfig,
     private readonly http: PlatformHttp,
     private readonly provider: ApiTokenProvider,
-    /** The client's: tags its `call` messages. */
-    private readonly scope: Scope,
+    /** The client's: its `call` channel and event. */
+    private readonly events: Teller<'call'>,
     private readonly guard?: TokenRunGuard,
   ) {}
 
@@ -57,17 +50,27 @@ export class ApiCall {
    */
   async run<T>(endpoint: PlatformEndpoint, build: Build, parse: Parse<T>, subject?: string, context: CallContext = {}): Promise<T> {
     const progress: Progress = { started: performance.now(), stats: { attempts: 0 }, trace: {} };
-    const deadline = Math.min(context.deadline ?? Infinity, progress.started + this.config.totalTimeoutMs);
-    const { signal } = context;
+    // The budget is the operation's when it has one; computed here only for a call made on its own.
+    const ctx = context.deadline !== undefined ? context : { deadline: progress.started + this.config.totalTimeoutMs, signal: context.signal };
+    const guard = subject === undefined ? undefined : this.guard;
+    /** Set by the guard after an answer, before the provider reads it. */
+    let ourSide = false;
     try {
       const reply = await this.provider.withToken(
-        (apiToken) => this.http.request({ ...build(apiToken), deadline, signal }, progress.stats),
+        async (apiToken) => {
+          ourSide = false;
+          const answer = await this.http.request(build(apiToken), progress.stats, ctx);
+          if (guard !== undefined && (answer.code === PlatformCode.SUCCESS || answer.code === PlatformCode.BAD_REQUEST)) {
+            ourSide = await guard.ourFault(answer.code, subject!, apiToken, ctx);
+          }
+          return answer;
+        },
         {
-          endpoint, deadline, signal, trace: progress.trace, logger: this.config.logger,
-          refusal: (answer, apiToken) => this.#refusal(answer, subject, apiToken, deadline),
+          endpoint, deadline: ctx.deadline, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }), trace: progress.trace, logger: this.config.logger,
+          ...(guard === undefined ? {} : { refusal: (answer: PlatformReply) => (isApiTokenRejection(answer.code) || ourSide ? answer.code : undefined) }),
         },
       );
-      if (reply.code === PlatformCode.BAD_REQUEST && subject !== undefined && this.guard?.suspectsOurSide === true) {
+      if (reply.code === PlatformCode.BAD_REQUEST && guard?.suspectsOurSide === true) {
         throw errorForRefusalOnOurSide(reply.code);
       }
       return this.#settle(endpoint, reply, parse, progress);
@@ -76,18 +79,11 @@ export class ApiCall {
     }
   }
 
-  /** 40101/40103, or a probe blaming our token after a run of 40000s: our API token was refused. */
-  async #refusal(reply: PlatformReply, subject: string | undefined, apiToken: string, deadline: number): Promise<number | undefined> {
-    if (isApiTokenRejection(reply.code)) return reply.code;
-    if (subject === undefined || this.guard === undefined) return undefined;
-    return (await this.guard.ourFault(reply.code, subject, apiToken, deadline)) ? reply.code : undefined;
-  }
-
   /** A call authenticated by the request itself (the web token). */
-  async runWithoutApiToken<T>(endpoint: PlatformEndpoint, request: PlatformRequest, parse: Parse<T>): Promise<T> {
+  async runWithoutApiToken<T>(endpoint: PlatformEndpoint, request: PlatformRequest, parse: Parse<T>, context: CallContext = {}): Promise<T> {
     const progress: Progress = { started: performance.now(), stats: { attempts: 0 }, trace: {} };
     try {
-      const reply = await this.http.request(request, progress.stats);
+      const reply = await this.http.request(request, progress.stats, context);
       return this.#settle(endpoint, reply, parse, progress);
     } catch (error) {
       throw this.#failed(endpoint, error, progress);
@@ -97,25 +93,21 @@ export class ApiCall {
   #settle<T>(endpoint: PlatformEndpoint, reply: PlatformReply, parse: Parse<T>, progress: Progress): T {
     if (reply.code !== PlatformCode.SUCCESS) throw errorForPlatformCode(reply.code, endpoint);
     const result = parse(reply, endpoint);
-    if (callChannel.hasSubscribers) this.#publish({ endpoint, outcome: 'success', code: reply.code, ...this.#measure(progress) });
+    if (this.events.heard('call')) this.events.tell('call', { endpoint, outcome: 'success', code: reply.code, ...this.#measure(progress) } satisfies CallMessage);
     return result;
   }
 
   #failed(endpoint: PlatformEndpoint, error: unknown, progress: Progress): PlatformError {
     const failure = isPlatformError(error) ? error : errorForTransportFault('network', endpoint);
     const outcome = failure.status >= 500 ? 'failed' : 'rejected';
-    if (callChannel.hasSubscribers) {
-      this.#publish({ endpoint, outcome, kind: failure.kind, ...(failure.code === undefined ? {} : { code: failure.code }), ...this.#measure(progress) });
+    if (this.events.heard('call')) {
+      this.events.tell('call', { endpoint, outcome, kind: failure.kind, ...(failure.code === undefined ? {} : { code: failure.code }), ...this.#measure(progress) } satisfies CallMessage);
     }
     const fields = { endpoint, kind: failure.kind, code: failure.code, attempts: progress.stats.attempts };
     // A call given up by its caller is nobody's fault: not worth a line.
     if (outcome === 'rejected' || isAbortedError(failure)) this.config.logger.debug(fields, failure.message);
     else this.provider.reportFault(failure, fields, this.config.logger);
     return failure;
-  }
-
-  #publish(message: CallMessage): void {
-    callChannel.publish(inScope(message, this.scope));
   }
 
   #fingerprint(token: string): string {

@@ -2,12 +2,11 @@ import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import { DEFAULT_RETRY_AFTER_SECONDS, errorForPlatformCode, errorForTransportFault, isPlatformError, PlatformCode, PlatformError } from '../errors/index.js';
 import { tokenKey } from '../hashing/fingerprint.js';
-import { circuitEventOf, PlatformHttp } from '../http/index.js';
-import type { Abortable, CircuitEvent, HttpLoad, PlatformRequest } from '../http/index.js';
+import { circuitEventOf, PlatformHttp, SingleFlight } from '../http/index.js';
+import type { Abortable, CallContext, CircuitEvent, HttpLoad } from '../http/index.js';
 import { ApiTokenProvider } from '../provider/index.js';
 import type { GameUser } from '../types.js';
 import { ApiCall } from './api-call.js';
-import type { CallContext } from './api-call.js';
 import type { CallEvent, PlatformClientOptions } from './client-options.js';
 import { clientConfig } from './client-options.js';
 import { assertUserToken, searchParams } from './client-input.js';
@@ -18,18 +17,15 @@ import { RefusalCache } from './refusal-cache.js';
 import { clientFleet } from './client-fleet.js';
 import type { ClientFleet } from './client-fleet.js';
 import type { SessionEndEvent, SessionEndReason, VerificationStoreHealth } from '../fleet/index.js';
-import { SingleFlight } from './single-flight.js';
 import { TokenRunGuard } from './token-run-guard.js';
-import { fingerprint } from '../hashing/fingerprint.js';
-import { callChannel, CHANNELS, verifyChannel } from '../diagnostics/channels.js';
+import { callChannel, circuitChannel, probeChannel, verifyChannel } from '../diagnostics/channels.js';
 import type { CallMessage, CircuitMessage, ProbeMessage, VerifyMessage } from '../diagnostics/channels.js';
 import { ChannelViewEmitter } from '../diagnostics/channel-view.js';
 import type { ChannelViews } from '../diagnostics/channel-view.js';
-import { inScope, newScope, scopeOf } from '../diagnostics/scope.js';
-import type { Scope } from '../diagnostics/scope.js';
 import { trace, verifyOutcomeFor } from '../diagnostics/publish.js';
 import { isAbortedError } from '../http/index.js';
 import { clientHealth, waitForApiToken } from './client-health.js';
+import { apiHeaders, memberPath } from './platform-requests.js';
 import type { ClientHealth, HealthExtras } from './client-health.js';
 import type { ProbeEvent } from './token-run-guard.js';
 
@@ -58,10 +54,11 @@ export type ClientEvents = { call: [CallEvent]; circuit: [CircuitEvent]; probe: 
  * (`CircuitEvent`, each state change of the circuit breaker: `open`,
  * `half-open`, `closed`); `'probe'` ({@link ProbeEvent}, when a run of 40000s
  * across many distinct user tokens made the client check its own API token
- * with one E3 lookup). Each is this client's view of the diagnostics channel
- * of the same name (`call`, `circuit`, `probe`): the first listener
- * subscribes to it, the last one removed unsubscribes. `'session-end'` is
- * not telemetry: it ends live connections.
+ * with one E3 lookup). Each fact is told once: published on the diagnostics
+ * channel of the same name (`call`, `circuit`, `probe`) when it has
+ * subscribers, and emitted to this client's listeners when it has some (the
+ * client never subscribes to its own channels). `'session-end'` is not
+ * telemetry: it ends live connections.
  *
  * @example
  * ```ts
@@ -80,15 +77,13 @@ export type ClientEvents = { call: [CallEvent]; circuit: [CircuitEvent]; probe: 
  */
 export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   readonly config: ResolvedPlatformConfig;
-  /** Tags this client's `call` and `probe` messages. */
-  readonly #scope: Scope = newScope();
   readonly provider: ApiTokenProvider;
   readonly #http: PlatformHttp;
   readonly #api: ApiCall;
   readonly #fleet: ClientFleet;
   readonly #refused: RefusalCache;
   readonly #guard: TokenRunGuard;
-  readonly #flights = new SingleFlight<GameUser>((key) => (key.startsWith('web') ? 'web' : 'E2'));
+  readonly #flights: SingleFlight<GameUser>;
   #closed = false;
 
   constructor(options: PlatformClientOptions) {
@@ -97,9 +92,12 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     this.#http = new PlatformHttp(this.config);
     const shared = (options as { provider?: ApiTokenProvider }).provider;
     this.provider = shared ?? new ApiTokenProvider(this.config, { http: this.#http });
-    this.viewChannels(clientViews(this.#scope, this.#http.scope), this.config.logger);
-    const guard = this.#guard = new TokenRunGuard(this.config, this.#http, (apiToken) => this.#probeRequest(apiToken), this.#scope);
-    this.#api = new ApiCall(this.config, this.#http, this.provider, this.#scope, guard);
+    this.viewChannels(CLIENT_VIEWS, this.config.logger);
+    this.#http.events = this;
+    // One budget per verification, a guid-only answer's E3 lookup included: built once, by the flight.
+    this.#flights = new SingleFlight<GameUser>((key) => (key.startsWith('web') ? 'web' : 'E2'), this.config.totalTimeoutMs);
+    const guard = this.#guard = new TokenRunGuard(this.config, this.#http, this);
+    this.#api = new ApiCall(this.config, this.#http, this.provider, this, guard);
     this.#fleet = clientFleet(this.config, options, (event) => this.emit('session-end', event));
     this.#refused = new RefusalCache(this.config.invalidTokenCacheMs, this.config.monotonic);
   }
@@ -231,11 +229,13 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
 
   #verifyCached(kind: TokenKind, token: string, signal: Abortable | undefined): Promise<GameUser> {
     if (!verifyChannel.hasSubscribers) return this.#verifyCachedUntraced(kind, token, signal, undefined);
-    const message: VerifyMessage = { kind, tokenFingerprint: typeof token === 'string' ? fingerprint(token) : 'none' };
+    // The token is hashed once: its fingerprint is the first 8 hex digits of the key's digest.
+    const digest = typeof token === 'string' ? tokenKey(token) : undefined;
+    const message: VerifyMessage = { kind, tokenFingerprint: digest === undefined ? 'none' : digest.slice(0, 8) };
     const started = performance.now();
     return trace(verifyChannel, message, async () => {
       try {
-        const user = await this.#verifyCachedUntraced(kind, token, signal, message);
+        const user = await this.#verifyCachedUntraced(kind, token, signal, message, digest);
         message.outcome = 'ok';
         return user;
       } catch (error) {
@@ -249,10 +249,10 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     });
   }
 
-  async #verifyCachedUntraced(kind: TokenKind, token: string, signal: Abortable | undefined, message: VerifyMessage | undefined): Promise<GameUser> {
+  async #verifyCachedUntraced(kind: TokenKind, token: string, signal: Abortable | undefined, message: VerifyMessage | undefined, known?: string): Promise<GameUser> {
     assertUserToken(token);
     this.#assertOpen(kind);
-    const digest = tokenKey(token);
+    const digest = known ?? tokenKey(token);
     const key = `${kind}:${digest}`;
     const { cache, revocations } = this.#fleet;
     if (revocations.isRevokedHere(digest)) throw revokedError(kind);
@@ -265,26 +265,24 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     if (revoked === 'unknown') throw unreadableRevocation(kind);
     if (message !== undefined) message.cached = hit !== undefined;
     if (hit !== undefined) {
-      if (callChannel.hasSubscribers) this.#publishCall({ endpoint: kind, outcome: 'success', durationMs: 0, attempts: 0, cached: true });
+      if (this.heard('call')) this.tell('call', { endpoint: kind, outcome: 'success', durationMs: 0, attempts: 0, cached: true } satisfies CallMessage);
       return hit;
     }
     const refused = this.#refused.get(key);
     // While a probe blames our own side, a 40000 is not the player's fault: ask again.
     if (refused !== undefined && !this.#guard.suspectsOurSide) {
-      if (callChannel.hasSubscribers) this.#publishCall({ endpoint: kind, outcome: 'rejected', code: refused, kind: 'invalid_token', durationMs: 0, attempts: 0, cached: true });
+      if (this.heard('call')) this.tell('call', { endpoint: kind, outcome: 'rejected', code: refused, kind: 'invalid_token', durationMs: 0, attempts: 0, cached: true } satisfies CallMessage);
       throw errorForPlatformCode(refused, kind);
     }
     // A forget or revocation starts a new generation: later callers never join a verification begun before it.
     const generation = cache.generation(key);
     const flightKey = generation === 0 ? key : `${key}~${generation}`;
-    const user = await this.#flights.run(flightKey, (shared) => this.#verify(key, kind, token, shared), signal);
+    const user = await this.#flights.run(flightKey, (context) => this.#verify(key, kind, token, context), signal);
     if (revocations.isRevokedHere(digest)) throw revokedError(kind);
     return { ...user };
   }
 
-  async #verify(key: string, kind: TokenKind, token: string, signal: Abortable | undefined): Promise<GameUser> {
-    // One budget for the whole verification, a guid-only answer's E3 lookup included.
-    const deadline = performance.now() + this.config.totalTimeoutMs;
+  async #verify(key: string, kind: TokenKind, token: string, context: CallContext): Promise<GameUser> {
     const ticket = this.#fleet.cache.begin(key);
     try {
       const ids = kind === 'E2'
@@ -294,16 +292,14 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
           path: `${this.#memberPath()}/token/verify`,
           headers: this.#headers(apiToken),
           body: { access_token: token },
-        }), verifiedIdentifiers, key, { deadline, signal })
+        }), verifiedIdentifiers, key, context)
         : await this.#api.runWithoutApiToken('web', {
           endpoint: 'web',
           method: 'GET',
           path: this.#memberPath(),
           headers: { Authorization: `Bearer ${token}`, 'caller-id': this.config.callerId },
-          deadline,
-          signal,
-        }, verifiedIdentifiers);
-      const user = await this.#completeMember(ids, { deadline, signal });
+        }, verifiedIdentifiers, context);
+      const user = await this.#completeMember(ids, context);
       const stored = this.#fleet.cache.store(ticket, user);
       if (stored !== undefined) await stored;
       return user;
@@ -339,22 +335,12 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     return { memberNo: found.memberNo, guid };
   }
 
-  #publishCall(message: CallMessage): void {
-    callChannel.publish(inScope(message, this.#scope));
-  }
-
   #memberPath(): string {
-    return `/member/v3.0/${encodeURIComponent(this.config.gameId)}`;
+    return memberPath(this.config);
   }
 
-  // 40000 can also mean our own Authorization value is bad: any well-formed lookup tells whether the platform accepts our API token.
-  #probeRequest(apiToken: string): PlatformRequest {
-    return { endpoint: 'E3', method: 'GET', path: this.#memberPath(), query: { search_type: 'member_no', value: '1' }, headers: this.#headers(apiToken) };
-  }
-
-  // The platform lists Content-Type: application/json for E2 and E3 alike (E3 is a GET with no body).
   #headers(apiToken: string): Record<string, string> {
-    return { Authorization: `Bearer ${apiToken}`, 'caller-id': this.config.callerId, 'Content-Type': 'application/json' };
+    return apiHeaders(this.config, apiToken);
   }
 }
 
@@ -374,14 +360,9 @@ function unreadableRevocation(kind: TokenKind): PlatformError {
   });
 }
 
-/**
- * The client's telemetry events, read from the channels. Built outside the
- * class so the handlers (on process-wide channels) hold scopes, never the client.
- */
-function clientViews(client: Scope, http: Scope): ChannelViews<ClientEvents> {
-  return {
-    call: { channel: CHANNELS.call, read: (m) => (scopeOf(m) === client ? { ...(m as CallMessage) } : undefined) },
-    circuit: { channel: CHANNELS.circuit, read: (m) => (scopeOf(m) === http ? circuitEventOf(m as CircuitMessage) : undefined) },
-    probe: { channel: CHANNELS.probe, read: (m) => (scopeOf(m) === client ? { ...(m as ProbeMessage) } : undefined) },
-  };
-}
+/** The client's telemetry events: its view of the `call`, `circuit` and `probe` channels' messages. */
+const CLIENT_VIEWS: ChannelViews<ClientEvents> = {
+  call: { channel: callChannel, read: (m: CallMessage) => ({ ...m }) },
+  circuit: { channel: circuitChannel, read: (m: CircuitMessage) => circuitEventOf(m) },
+  probe: { channel: probeChannel, read: (m: ProbeMessage) => ({ ...m }) },
+};

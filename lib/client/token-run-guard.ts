@@ -2,12 +2,12 @@ import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import { fingerprint } from '../hashing/fingerprint.js';
 import { isApiTokenRejection, PlatformCode } from '../errors/index.js';
-import type { PlatformHttp, PlatformRequest } from '../http/index.js';
+import type { CallContext, PlatformHttp, PlatformRequest } from '../http/index.js';
 import type { MonotonicClock } from '../time/monotonic.js';
 import { probeChannel } from '../diagnostics/channels.js';
 import type { ProbeMessage, ProbeOutcome } from '../diagnostics/channels.js';
-import { inScope } from '../diagnostics/scope.js';
-import type { Scope } from '../diagnostics/scope.js';
+import type { Teller } from '../diagnostics/channel-view.js';
+import { apiHeaders, memberPath } from './platform-requests.js';
 
 /** Distinct user tokens refused with 40000 in a row (no success between) that make us check our own API token. */
 export const INVALID_TOKEN_RUN_LENGTH = 20;
@@ -68,9 +68,8 @@ export class TokenRunGuard {
   constructor(
     private readonly config: ResolvedPlatformConfig,
     private readonly http: PlatformHttp,
-    private readonly probeRequest: (apiToken: string) => PlatformRequest,
-    /** The client's: tags its `probe` messages. */
-    private readonly scope: Scope,
+    /** The client's: its `probe` channel and event. */
+    private readonly events: Teller<'probe'>,
   ) {
     this.#run = new RunCounter(config.monotonic, INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS);
   }
@@ -88,7 +87,7 @@ export class TokenRunGuard {
    * Sees an E2 answer for the user token `subject` (its key). Resolves true
    * when a probe just found our own API token or request at fault.
    */
-  async ourFault(code: number, subject: string, apiToken: string, deadline: number): Promise<boolean> {
+  async ourFault(code: number, subject: string, apiToken: string, context: CallContext): Promise<boolean> {
     if (code === PlatformCode.SUCCESS) {
       this.#run.success();
       this.#suspect = false;
@@ -97,19 +96,19 @@ export class TokenRunGuard {
     if (code !== PlatformCode.BAD_REQUEST) return false;
     const distinct = this.#run.refused(subject);
     if (distinct === 0) return false;
-    const outcome = await this.#probe(apiToken, deadline, distinct);
+    const outcome = await this.#probe(apiToken, context, distinct);
     if (outcome === 'api_token_ok') this.#suspect = false;
     const ours = outcome === 'api_token_refused' || outcome === 'request_refused';
     if (ours) this.#suspect = true;
     return ours;
   }
 
-  async #probe(apiToken: string, deadline: number, distinctTokens: number): Promise<ProbeOutcome> {
+  async #probe(apiToken: string, context: CallContext, distinctTokens: number): Promise<ProbeOutcome> {
     const started = performance.now();
     let outcome: ProbeOutcome = 'inconclusive';
     let code: number | undefined;
     try {
-      const reply = await this.http.request({ ...this.probeRequest(apiToken), deadline });
+      const reply = await this.http.request(this.#probeRequest(apiToken), undefined, { deadline: context.deadline });
       code = reply.code;
       if (code === PlatformCode.SUCCESS) outcome = 'api_token_ok';
       else if (isApiTokenRejection(code)) outcome = 'api_token_refused';
@@ -124,9 +123,14 @@ export class TokenRunGuard {
       { endpoint: 'E2', distinctTokens, probe: 'E3', outcome, code, fingerprint: tokenFingerprint },
       `${distinctTokens} distinct user tokens were refused (40000) in a row; ${text}`,
     );
-    if (probeChannel.hasSubscribers) {
-      probeChannel.publish(inScope<ProbeMessage>({ reason: 'invalid_token_run', distinctTokens, outcome, ...(code === undefined ? {} : { code }), durationMs, tokenFingerprint }, this.scope));
+    if (this.events.heard('probe')) {
+      this.events.tell('probe', { reason: 'invalid_token_run', distinctTokens, outcome, ...(code === undefined ? {} : { code }), durationMs, tokenFingerprint } satisfies ProbeMessage);
     }
     return outcome;
+  }
+
+  // 40000 can also mean our own Authorization value is bad: any well-formed lookup tells whether the platform accepts our API token.
+  #probeRequest(apiToken: string): PlatformRequest {
+    return { endpoint: 'E3', method: 'GET', path: memberPath(this.config), query: { search_type: 'member_no', value: '1' }, headers: apiHeaders(this.config, apiToken) };
   }
 }

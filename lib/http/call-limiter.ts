@@ -1,12 +1,7 @@
 import { errorForTransportFault } from '../errors/index.js';
 import type { PlatformEndpoint } from '../errors/index.js';
+import type { Abortable } from './deadline-signal.js';
 
-/** What the limiter needs of a signal: an AbortSignal or the HTTP layer's DeadlineSignal. */
-export interface AbortWatch {
-  readonly aborted: boolean;
-  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
-  removeEventListener(type: 'abort', listener: () => void): void;
-}
 
 interface Waiter {
   grant: () => void;
@@ -33,7 +28,7 @@ export class CallLimiter {
   }
 
   /** `abortError` builds the rejection when `signal` aborts (default: 503 `timeout`). */
-  acquire(signal: AbortWatch, endpoint: PlatformEndpoint, abortError?: () => unknown): Promise<void> {
+  acquire(signal: Abortable, endpoint: PlatformEndpoint, abortError?: () => unknown): Promise<void> {
     const failure = abortError ?? (() => errorForTransportFault('timeout', endpoint, 'waited too long for a free connection slot'));
     if (signal.aborted) return Promise.reject(failure());
     if (this.#active < this.maxActive) {

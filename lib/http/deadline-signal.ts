@@ -3,7 +3,10 @@ type Listener = () => void;
 /** Why a {@link DeadlineSignal} aborted. */
 export type AbortReason = 'deadline' | 'caller' | 'closed';
 
-/** What a signal needs to offer to be followed: an AbortSignal or another DeadlineSignal. */
+/**
+ * The one signal shape of the package, from the request down to the socket:
+ * an AbortSignal or a {@link DeadlineSignal}.
+ */
 export interface Abortable {
   readonly aborted: boolean;
   addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;

@@ -3,8 +3,6 @@ import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js'
 import { resolvePlatformConfig } from '../config/index.js';
 import { errorForTransportFault, isTransientCode } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
-import { createAgents, destroyAgents } from './agents.js';
-import type { Agents } from './agents.js';
 import { CallLimiter } from './call-limiter.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import type { CallVerdict, CircuitEvent, CircuitState } from './circuit-breaker.js';
@@ -17,11 +15,11 @@ import { BadBody, parsePlatformBody } from './platform-body.js';
 import type { ParsedBody, PlatformBody } from './platform-body.js';
 import { classifyNoResponse, countsAsPlatformFailure, fullJitterDelay, isRetryableResponse, retryAfterMs } from './retry-policy.js';
 import { Transport, TransportError } from './transport.js';
+import type { Exchange } from './transport.js';
 import { circuitChannel, platformCallChannel } from '../diagnostics/channels.js';
 import { trace } from '../diagnostics/publish.js';
 import type { CircuitMessage, PlatformCallMessage } from '../diagnostics/channels.js';
-import { inScope, newScope } from '../diagnostics/scope.js';
-import type { Scope } from '../diagnostics/scope.js';
+import type { Teller } from '../diagnostics/channel-view.js';
 
 /** One call to the platform, as the HTTP layer sends it. */
 export interface PlatformRequest {
@@ -32,9 +30,23 @@ export interface PlatformRequest {
   query?: Record<string, string>;
   headers: Record<string, string>;
   body?: Record<string, string>;
-  /** `performance.now()` time by which the whole call must end; capped at `totalTimeoutMs`. */
+}
+
+/**
+ * Where a call comes from: one budget and one signal, computed once per
+ * operation (a verification, its API-token wait and its E3 completion
+ * included) and carried down to the socket.
+ */
+export interface CallContext {
+  /** `performance.now()` time by which the whole call must end; capped at `totalTimeoutMs` when absent. */
   deadline?: number;
-  /** The caller's signal: when it aborts (its client has gone), a queued call leaves the queue and one in flight stops. */
+  /**
+   * The operation's signal. A {@link DeadlineSignal} that already carries the
+   * deadline is used as the call's own (no second timer); any other signal
+   * (an `AbortSignal`) is followed. When it aborts because its caller has
+   * gone, a queued call leaves the queue and one in flight is stopped when
+   * its slot is wanted.
+   */
   signal?: Abortable;
 }
 
@@ -64,6 +76,7 @@ type Attempt =
 /** One call's retry state. */
 interface Call {
   readonly endpoint: PlatformEndpoint;
+  /** The call's signal: the operation's own, or one built here following the caller's. */
   readonly signal: DeadlineSignal;
   readonly deadline: number;
   readonly stats: CallStats;
@@ -71,8 +84,10 @@ interface Call {
   resetRetried: boolean;
   /** Holds a slot of the limiter. */
   admitted: boolean;
-  /** The caller's signal aborted: no further attempt is made for it. */
+  /** The caller has gone: no further attempt is made for it. */
   callerGone: boolean;
+  /** The attempt in flight, if any. */
+  exchange: Exchange | undefined;
 }
 
 function pause(ms: number, signal: DeadlineSignal): Promise<void> {
@@ -89,25 +104,24 @@ function pause(ms: number, signal: DeadlineSignal): Promise<void> {
 }
 
 /**
- * The HTTP layer: node:http with keep-alive agents, bounded sizes, no
- * redirects, no proxy, lossless JSON; explicit retries inside a
- * total budget, each attempt (its body included) bounded by `timeoutMs`; a cap
- * on calls in flight and a circuit breaker. Every failure leaves it as a
- * `PlatformError` holding no request, header or body. Publishes each state
- * change of the breaker on the `circuit` channel, in its {@link scope}.
+ * The HTTP layer: an undici keep-alive pool, bounded sizes, no redirects, no
+ * proxy, lossless JSON; explicit retries inside a total budget, each attempt
+ * (its body included) bounded by `timeoutMs`; a cap on calls in flight and a
+ * circuit breaker. Every failure leaves it as a `PlatformError` holding no
+ * request, header or body. Each state change of the breaker is told once,
+ * on the `circuit` channel (and the owning client's `'circuit'` event).
  */
 export class PlatformHttp {
   readonly config: ResolvedPlatformConfig;
-  /** Tags this layer's `circuit` messages (the client's `'circuit'` event reads them). */
-  readonly scope: Scope = newScope();
-  readonly #agents: Agents;
+  /** Where each state change of the breaker is told (the client: its `'circuit'` event and channel); none: the channel alone. */
+  events: Teller<'circuit'> | undefined;
   readonly #transport: Transport;
   readonly #limiter: CallLimiter;
   readonly #breaker: CircuitBreaker | undefined;
   /** Calls under way (queued or in flight), ended with 503 by {@link close}. */
-  readonly #running = new Set<DeadlineSignal>();
+  readonly #running = new Set<Call>();
   /** Calls in flight whose caller has gone (left running to keep their connection): the first to give way to a new call. */
-  readonly #abandoned = new Set<DeadlineSignal>();
+  readonly #abandoned = new Set<Call>();
   #settled: (() => void) | undefined;
   #closed = false;
   /** `host[:port]` of the platform, for the `platform-call` channel. */
@@ -119,9 +133,8 @@ export class PlatformHttp {
     this.#breaker = breaker === undefined ? undefined : new CircuitBreaker(
       breaker.failureThreshold, breaker.openMs, this.config.monotonic, (event) => this.#circuitChanged(event),
     );
-    this.#agents = createAgents(this.config.maxConcurrentCalls);
     this.#limiter = new CallLimiter(this.config.maxConcurrentCalls, this.config.maxQueuedCalls);
-    this.#transport = new Transport(this.config.baseUrl, this.#agents);
+    this.#transport = new Transport(this.config.baseUrl, { timeoutMs: this.config.timeoutMs });
     this.#host = new URL(this.config.baseUrl).host;
   }
 
@@ -137,29 +150,42 @@ export class PlatformHttp {
 
   /**
    * One platform call, retries included, within `totalTimeoutMs` (or the
-   * request's earlier deadline). Fails at once with 503 while the circuit is
+   * context's earlier deadline). Fails at once with 503 while the circuit is
    * open or after {@link close}. Resolves with any JSON answer carrying a `code`.
    */
-  async request(req: PlatformRequest, stats: CallStats = { attempts: 0 }): Promise<PlatformReply> {
+  async request(req: PlatformRequest, stats: CallStats = { attempts: 0 }, context: CallContext = {}): Promise<PlatformReply> {
     if (this.#closed) throw errorForTransportFault('closed', req.endpoint);
-    if (req.signal?.aborted === true) throw abortedError(req.endpoint);
+    const given = context.signal;
+    if (given?.aborted === true) {
+      const reason = given instanceof DeadlineSignal ? given.reason : 'caller';
+      throw reason === 'deadline' ? errorForTransportFault('timeout', req.endpoint, `no answer within the ${this.config.totalTimeoutMs} ms budget`) : this.#ended(given as DeadlineSignal, req.endpoint, abortedError(req.endpoint));
+    }
     const permit = this.#breaker?.admit(req.endpoint);
     // A call refused by our own limiter, or given up by its caller, says nothing about the platform.
     let verdict: CallVerdict = 'ignored';
-    const start = performance.now();
-    const deadline = Math.min(req.deadline ?? Infinity, start + this.config.totalTimeoutMs);
-    const signal = new DeadlineSignal(deadline - start);
-    const call: Call = { endpoint: req.endpoint, signal, deadline, stats, retries: 0, resetRetried: false, admitted: false, callerGone: false };
-    // The caller went away: a queued call leaves the queue at once. One in flight is stopped only
-    // when other calls wait for its slot, now or later (see #reclaimSlot); until then its exchange
-    // completes (nobody reads the answer) and its keep-alive connection stays in the pool.
-    const onCallerGone = (): void => {
-      call.callerGone = true;
-      if (!call.admitted || this.#limiter.queued > 0) signal.abort('caller');
-      else this.#abandoned.add(signal);
+    const now = performance.now();
+    const deadline = context.deadline ?? now + this.config.totalTimeoutMs;
+    // The operation's own signal already runs to its deadline: no second timer for the same budget.
+    const owned = !(given instanceof DeadlineSignal) || context.deadline === undefined;
+    const signal = owned ? new DeadlineSignal(deadline - now, given, 'caller') : given;
+    const call: Call = { endpoint: req.endpoint, signal, deadline, stats, retries: 0, resetRetried: false, admitted: false, callerGone: false, exchange: undefined };
+    // The caller went away: a queued call leaves the queue at once (the limiter watches the signal).
+    // One in flight is stopped only when other calls wait for its slot, now or later (see
+    // #reclaimSlot); until then its exchange completes (nobody reads the answer) and its keep-alive
+    // connection stays in the pool. A deadline or close stops the attempt at once.
+    const onAbort = (): void => {
+      if (signal.reason === 'caller') {
+        call.callerGone = true;
+        if (!call.admitted) return;
+        if (this.#limiter.queued === 0) {
+          this.#abandoned.add(call);
+          return;
+        }
+      }
+      call.exchange?.cancel();
     };
-    req.signal?.addEventListener('abort', onCallerGone, { once: true });
-    this.#running.add(signal);
+    signal.addEventListener('abort', onAbort);
+    this.#running.add(call);
     try {
       if (this.#limiter.active >= this.#limiter.maxActive) this.#reclaimSlot();
       await this.#limiter.acquire(signal, req.endpoint, () => this.#ended(signal, req.endpoint, undefined)
@@ -176,7 +202,7 @@ export class PlatformHttp {
         verdict = failure.verdict;
         throw failure.error;
       } catch (error) {
-        if (signal.reason === 'caller' || signal.reason === 'closed') verdict = 'ignored';
+        if (call.callerGone || signal.reason === 'closed' || this.#closed) verdict = 'ignored';
         // Cut short by our own deadline (a long queue, a slow E1 before it): not the platform's fault.
         else if (signal.reason === 'deadline' && budgetAtSend < this.config.timeoutMs) verdict = 'ignored';
         throw this.#ended(signal, req.endpoint, error);
@@ -186,10 +212,10 @@ export class PlatformHttp {
     } catch (error) {
       throw this.#ended(signal, req.endpoint, error);
     } finally {
-      req.signal?.removeEventListener('abort', onCallerGone);
-      signal.dispose();
-      this.#running.delete(signal);
-      this.#abandoned.delete(signal);
+      signal.removeEventListener('abort', onAbort);
+      if (owned) signal.dispose();
+      this.#running.delete(call);
+      this.#abandoned.delete(call);
       if (this.#running.size === 0) this.#settled?.();
       if (permit !== undefined) this.#breaker?.record(permit, verdict, req.endpoint);
     }
@@ -199,7 +225,7 @@ export class PlatformHttp {
   #reclaimSlot(): void {
     for (const abandoned of this.#abandoned) {
       this.#abandoned.delete(abandoned);
-      abandoned.abort('caller');
+      abandoned.exchange?.cancel();
       return;
     }
   }
@@ -215,25 +241,30 @@ export class PlatformHttp {
       const settled = new Promise<void>((resolve) => {
         this.#settled = resolve;
       });
-      for (const signal of this.#running) signal.abort('closed');
+      for (const call of this.#running) {
+        call.signal.abort('closed');
+        // A call whose caller had gone already holds an aborted signal: stop its exchange directly.
+        call.exchange?.cancel();
+      }
       await settled;
     }
-    destroyAgents(this.#agents);
+    await this.#transport.close();
   }
 
   /** The error a call ends with when its own signal stopped it. */
-  #ended(signal: DeadlineSignal, endpoint: PlatformEndpoint, error: unknown): unknown {
-    if (signal.reason === 'closed') return errorForTransportFault('closed', endpoint);
-    if (signal.reason === 'caller') return abortedError(endpoint);
+  #ended(signal: DeadlineSignal | undefined, endpoint: PlatformEndpoint, error: unknown): unknown {
+    if (signal?.reason === 'closed' || this.#closed) return errorForTransportFault('closed', endpoint);
+    if (signal?.reason === 'caller') return abortedError(endpoint);
     return error;
   }
 
   #circuitChanged(event: CircuitEvent): void {
     logCircuitChange(this.config, event);
-    if (circuitChannel.hasSubscribers) {
-      const reason = `${event.endpoint}: ${event.previous} -> ${event.state}`;
-      circuitChannel.publish(inScope<CircuitMessage>({ ...event, reason }, this.scope));
-    }
+    const events = this.events;
+    if (!(events === undefined ? circuitChannel.hasSubscribers : events.heard('circuit'))) return;
+    const message: CircuitMessage = { ...event, reason: `${event.endpoint}: ${event.previous} -> ${event.state}` };
+    if (events === undefined) circuitChannel.publish(message);
+    else events.tell('circuit', message);
   }
 
   /** Attempts until an answer decides, the retries are spent, or the budget ends. */
@@ -274,16 +305,23 @@ export class PlatformHttp {
   }
 
   async #try(req: PlatformRequest, call: Call): Promise<Attempt> {
+    const { signal } = call;
+    if (signal.aborted && signal.reason !== 'caller') {
+      return { status: undefined, error: new TransportError('ERR_CANCELED', false), code: 'ERR_CANCELED', reused: false, timedOut: false };
+    }
     // The attempt's own time (headers and body alike), within the call's.
-    const signal = new DeadlineSignal(Math.min(this.config.timeoutMs, call.deadline - performance.now()), call.signal);
+    // When the call's deadline comes first, its own timer ends the attempt: no second one.
+    const left = call.deadline - performance.now();
+    const exchange = this.#transport.start(req, Math.min(this.config.timeoutMs, left), this.config.timeoutMs < left);
+    call.exchange = exchange;
     try {
-      const res = await this.#transport.send(req, signal);
+      const res = await exchange.done;
       return { status: res.status, body: parsePlatformBody(res.text), retryAfter: res.retryAfter };
     } catch (error) {
       const fault = error instanceof TransportError ? error : new TransportError(undefined, false);
-      return { status: undefined, error: fault, code: fault.code, reused: fault.reused, timedOut: signal.aborted && !call.signal.aborted };
+      return { status: undefined, error: fault, code: fault.code, reused: fault.reused, timedOut: fault.code === 'ETIMEDOUT' && !signal.aborted };
     } finally {
-      signal.dispose();
+      call.exchange = undefined;
     }
   }
 

@@ -6,24 +6,21 @@ import {
   errorForPlatformCode, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode,
 } from '../errors/index.js';
 import type { PlatformError } from '../errors/index.js';
-import { isCircuitOpenError, PlatformHttp } from '../http/index.js';
+import { isCircuitOpenError, PlatformHttp, SingleFlight } from '../http/index.js';
 import type { Logger } from '../types.js';
 import { LogThrottle } from '../logging/log-throttle.js';
 import { requestApiToken } from './request-api-token.js';
 import { CONFIGURATION_BACKOFF_MS, holdToken, renewalRetryDelayMs } from './token-lifetime.js';
-import { singleFlight } from './single-flight.js';
 import type { HeldToken } from './token-lifetime.js';
 import type {
   ApiTokenProviderDeps, GetTokenOptions, ProviderState, TokenEvent, TokenReply, WithTokenOptions,
 } from './provider-types.js';
 import { waitUntil } from './wait-until.js';
-import { apiTokenChannel, apiTokenStateChannel, CHANNELS } from '../diagnostics/channels.js';
+import { apiTokenChannel, apiTokenStateChannel } from '../diagnostics/channels.js';
 import type { ApiTokenMessage, ApiTokenStateMessage } from '../diagnostics/channels.js';
 import { trace } from '../diagnostics/publish.js';
 import { ChannelViewEmitter } from '../diagnostics/channel-view.js';
 import type { ChannelViews } from '../diagnostics/channel-view.js';
-import { inScope, newScope, scopeOf } from '../diagnostics/scope.js';
-import type { Scope } from '../diagnostics/scope.js';
 import { tokenEventOf } from './token-event.js';
 
 /**
@@ -65,11 +62,10 @@ const defaultAccepted = (reply: TokenReply): boolean => reply.code === PlatformC
  */
 export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }> {
   readonly config: ResolvedPlatformConfig;
-  /** Tags this provider's `api-token-state` messages. */
-  readonly #scope: Scope = newScope();
   readonly #http: PlatformHttp;
   readonly #ownsHttp: boolean;
-  readonly #issueShared: () => Promise<string>;
+  /** One E1 call shared by every concurrent caller (never cached: a failure is not kept). */
+  readonly #issues = new SingleFlight<string>(() => 'E1');
   readonly #faults: LogThrottle;
   #held: HeldToken | undefined;
   #refusal: Refusal | undefined;
@@ -86,8 +82,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
     this.#ownsHttp = deps.http === undefined;
     this.#http = deps.http ?? new PlatformHttp(this.config);
     this.#faults = new LogThrottle(this.config.monotonic, CONFIGURATION_BACKOFF_MS);
-    this.#issueShared = singleFlight(() => this.#issue());
-    this.viewChannels(providerViews(this.#scope), this.config.logger);
+    this.viewChannels(PROVIDER_VIEWS, this.config.logger);
   }
 
   /** The held API token, or a fresh one from E1 (one call shared by all concurrent callers). */
@@ -128,7 +123,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
     trace.reissued = true;
     if (this.#held?.token === first) {
       this.#held = undefined;
-      if (apiTokenStateChannel.hasSubscribers) this.#publishState({ state: 'dropped', apiTokenFingerprint: fingerprint(first) });
+      if (this.heard('token')) this.#publishState({ state: 'dropped', apiTokenFingerprint: fingerprint(first) });
     }
     const fresh = await this.getToken(options);
     trace.apiToken = fresh;
@@ -206,7 +201,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
       options.logger,
       `${error.message}${why} No new token is asked for it for ${CONFIGURATION_BACKOFF_MS / 1000} s.`,
     );
-    if (apiTokenStateChannel.hasSubscribers) {
+    if (this.heard('token')) {
       this.#publishState({ state: 'refused', apiTokenFingerprint: print, type: 'failed', durationMs: 0, code, kind: error.kind });
     }
     return error;
@@ -223,6 +218,10 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
       .finally(() => {
         this.#renewing = false;
       });
+  }
+
+  #issueShared(): Promise<string> {
+    return this.#issues.run('E1', () => this.#issue());
   }
 
   #issue(): Promise<string> {
@@ -257,11 +256,11 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
     if (this.#refusal?.key === undefined) this.#refusal = undefined;
     this.config.logger.info({ event: type, fingerprint: held.fingerprint, expiresAt: held.expiresAt }, `API token ${type}`);
     this.#everHeld = true;
-    if (message === undefined && !apiTokenStateChannel.hasSubscribers) return token;
+    if (message === undefined && !this.heard('token')) return token;
     const durationMs = performance.now() - started;
     const expiresInS = Math.floor((held.expiresAt - this.config.clock.now()) / 1000);
     if (message !== undefined) Object.assign(message, { outcome: 'ok', apiTokenFingerprint: held.fingerprint, expiresInS, durationMs });
-    if (apiTokenStateChannel.hasSubscribers) {
+    if (this.heard('token')) {
       this.#publishState({
         state: type === 'renewed' ? 'renewed' : 'held', apiTokenFingerprint: held.fingerprint, expiresInS, type, expiresAt: held.expiresAt, durationMs,
       });
@@ -270,7 +269,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
   }
 
   #publishState(message: ApiTokenStateMessage): void {
-    apiTokenStateChannel.publish(inScope(message, this.#scope));
+    this.tell('token', message);
   }
 
   #pauseRenewal(): void {
@@ -284,7 +283,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
     if (failure.kind === 'configuration') this.#refuse(failure, undefined, undefined);
     const text = failure.kind === 'configuration' ? failure.message : `API token issuance failed: ${failure.message}`;
     this.reportFault(failure, { code: failure.code, endpoint: 'E1' }, this.config.logger, text);
-    if (apiTokenStateChannel.hasSubscribers) {
+    if (this.heard('token')) {
       this.#publishState({
         state: failure.kind === 'configuration' ? 'refused' : 'unavailable',
         ...(this.#held ? { apiTokenFingerprint: this.#held.fingerprint } : {}),
@@ -298,9 +297,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
   }
 }
 
-/** The provider's `'token'` event, read from the channel (outside the class: the handler holds the scope, never the provider). */
-function providerViews(scope: Scope): ChannelViews<{ token: [TokenEvent] }> {
-  return {
-    token: { channel: CHANNELS.apiTokenState, read: (m) => (scopeOf(m) === scope ? tokenEventOf(m as ApiTokenStateMessage) : undefined) },
-  };
-}
+/** The provider's `'token'` event: its view of the `api-token-state` channel's messages. */
+const PROVIDER_VIEWS: ChannelViews<{ token: [TokenEvent] }> = {
+  token: { channel: apiTokenStateChannel, read: (m: ApiTokenStateMessage) => tokenEventOf(m) },
+};

@@ -1,7 +1,6 @@
 import type { ErrorKind, PlatformEndpoint } from '../errors/index.js';
-import type { PlatformHttp } from '../http/index.js';
+import type { Abortable, PlatformHttp } from '../http/index.js';
 import type { Logger } from '../types.js';
-import type { WaitSignal } from './wait-until.js';
 
 /** Extra collaborators of an {@link ApiTokenProvider}. */
 export interface ApiTokenProviderDeps {
@@ -18,7 +17,7 @@ export interface GetTokenOptions {
   /** `performance.now()` time after which the caller stops waiting (the shared E1 call goes on). */
   deadline?: number;
   /** The caller stops waiting when it aborts (its client has gone); the shared E1 call goes on. */
-  signal?: WaitSignal;
+  signal?: Abortable;
 }
 
 /** What {@link ApiTokenProvider.withToken} needs of an answer: the platform's code. */

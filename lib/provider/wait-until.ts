@@ -1,12 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { PlatformError } from '../errors/index.js';
+import type { Abortable } from '../http/index.js';
 
-/** What a wait needs of a signal: an `AbortSignal` or anything shaped like one. */
-export interface WaitSignal {
-  readonly aborted: boolean;
-  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
-  removeEventListener(type: 'abort', listener: () => void): void;
-}
 
 /**
  * Waits for a shared promise until a `performance.now()` deadline or until
@@ -15,7 +10,7 @@ export interface WaitSignal {
  * keeps the process alive.
  */
 export function waitUntil<T>(
-  promise: Promise<T>, deadline: number | undefined, onTimeout: () => PlatformError, signal?: WaitSignal,
+  promise: Promise<T>, deadline: number | undefined, onTimeout: () => PlatformError, signal?: Abortable,
 ): Promise<T> {
   const bounded = deadline !== undefined && deadline !== Infinity;
   if (!bounded && signal === undefined) return promise;
