@@ -4,7 +4,6 @@ import { fingerprint } from '../hashing/fingerprint.js';
 import { isApiTokenRejection, PlatformCode } from '../errors/index.js';
 import type { CallContext, PlatformHttp, PlatformRequest } from '../http/index.js';
 import type { MonotonicClock } from '../time/monotonic.js';
-import { probeChannel } from '../diagnostics/channels.js';
 import type { ProbeMessage, ProbeOutcome } from '../diagnostics/channels.js';
 import type { Teller } from '../diagnostics/channel-view.js';
 import { apiHeaders, memberPath } from './platform-requests.js';
