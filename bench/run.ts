@@ -1,4 +1,4 @@
-// `npm run bench` (issue 7): ours vs a hand-written baseline vs an unprotected route, each server in
+// `npm run bench`: ours vs a hand-written baseline vs an unprotected route, each server in
 // its own process on 127.0.0.1, the emulator in another; results in bench/results/latest.json.
 // `--quick` for a smoke run; BENCH_DURATION_S, BENCH_ROUNDS, BENCH_ONLY, BENCH_CPU_PROF: see
 // harness/options.ts.

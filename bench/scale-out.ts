@@ -69,7 +69,7 @@ export async function runScaleOut(log: (line: string) => void, quick = false): P
   const fleets: RedisFleet[] = [];
   const clients: PlatformClient[] = [];
   const make = (options: Partial<PlatformClientOptions>): PlatformClient[] => {
-    const made = Array.from({ length: INSTANCES }, () => new PlatformClient({ ...base(emulator), ...options } as PlatformClientOptions));
+    const made = Array.from({ length: INSTANCES }, () => new PlatformClient({ ...base(emulator), ...options }));
     clients.push(...made);
     return made;
   };
@@ -82,7 +82,7 @@ export async function runScaleOut(log: (line: string) => void, quick = false): P
     const shared = Array.from({ length: INSTANCES }, () => createRedisFleet({ url: redis.url, prefix: 'bench:' }));
     fleets.push(...shared);
     await Promise.all(shared.map((f) => f.ready()));
-    const redisClients = shared.map((f) => new PlatformClient({ ...base(emulator), cache: { ttlMs: 60_000 }, store: f.store, revocations: f.revocations } as PlatformClientOptions));
+    const redisClients = shared.map((f) => new PlatformClient({ ...base(emulator), cache: { ttlMs: 60_000 }, store: f.store, revocations: f.revocations }));
     clients.push(...redisClients);
     const sharedRedis = await spread(emulator, redisClients, tokens, perPlayer);
     log(`  shared Redis cache:   ${sharedRedis} E2 calls (goal: ${players})`);

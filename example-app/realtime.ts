@@ -45,7 +45,7 @@ export function createRealtime(config: RealtimeConfig): Realtime {
   });
   const registry = new SessionRegistry({
     authenticate,
-    events: config.client as unknown as ConstructorParameters<typeof SessionRegistry>[0]['events'],
+    events: config.client,
     reverifyIntervalMs: config.reverifyIntervalMs,
     reverifyGraceMs: config.reverifyGraceMs,
   });

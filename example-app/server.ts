@@ -12,7 +12,7 @@ import { loadConfig } from './load-config.js';
 import type { AppSettings, PlatformSettings } from './load-config.js';
 import { platformBanner } from './platform-banner.js';
 import { quickStartText } from './quick-start.js';
-import { attachRealtime, type AttachedRealtime, type Realtime } from './realtime.js';
+import { attachRealtime, type Realtime } from './realtime.js';
 import { warmUp } from './warm-up.js';
 import { installShutdown } from './shutdown.js';
 import { Registry, collectDefaultMetrics } from 'prom-client';
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     port = await listen(server, settings.port, demo ? '127.0.0.1' : undefined);
   } catch (err) {
     await demo?.emulator.close();
-    client.close();
+    void client.close();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') fail(`port ${settings.port} is already in use: stop the other process or set PORT to a free port (PORT=0 picks one).`);
     if (code === 'EACCES') fail(`port ${settings.port} needs privileges: set PORT to a port above 1023.`);

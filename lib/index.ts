@@ -16,15 +16,16 @@ export {
   SANDBOX_BASE_URL,
   resolvePlatformConfig,
   fromEnv,
-  fingerprint,
-  silentLogger,
   CLIENT_SECRET,
   SecretBox,
 } from './config/index.js';
+export { fingerprint } from './hashing/fingerprint.js';
+export { silentLogger } from './logging/silent-logger.js';
 export type {
   CircuitBreakerOptions, PlatformConfig, PlatformEnvironment, ResolvedPlatformConfig, ResultCacheOptions,
-  PlatformEnvDescription, PlatformEnvValues, PlatformSettingName, PlatformEnvSource, MonotonicClock,
+  PlatformEnvDescription, PlatformEnvValues, PlatformSettingName, PlatformEnvSource,
 } from './config/index.js';
+export type { MonotonicClock } from './time/monotonic.js';
 export type { CircuitState, CircuitEvent, HttpLoad } from './http/index.js';
 
 // The platform: the shared API-token owner (E1) and the client (E2, E3, web tokens).

@@ -97,7 +97,7 @@ function ipcClient(child: ChildProcess, name: string): ServerProcess['call'] {
     }, IPC_TIMEOUT_MS);
     pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
     child.send({ id, body: op });
-  })) as ServerProcess['call'];
+  }));
 }
 
 function stopper(child: ChildProcess): () => Promise<void> {

@@ -38,4 +38,4 @@ if (protectedRoute) {
   });
 }
 await app.ready();
-await serveHttp(listener!, undefined, () => client?.close());
+await serveHttp(listener!, undefined, () => void client?.close());

@@ -22,4 +22,4 @@ const client = new PlatformClient({
 });
 const app = createApp({ client, adminMemberNos: [] });
 
-await serveHttp(app, undefined, () => client.close());
+await serveHttp(app, undefined, () => void client.close());

@@ -57,7 +57,7 @@ process.on('message', (msg: unknown) => {
   process.send?.({ ...stats, rssBytes: memory.rss, heapUsedBytes: memory.heapUsed });
 });
 const stop = (): void => {
-  client.close();
+  void client.close();
   server.closeAllConnections();
   process.exit(0);
 };

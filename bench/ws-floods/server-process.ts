@@ -22,7 +22,7 @@ const client = new PlatformClient({
 });
 await client.provider.getToken();
 const authenticate = createAuthenticator(client);
-const registry = new SessionRegistry({ authenticate, events: client as never, reverifyIntervalMs: 0 });
+const registry = new SessionRegistry({ authenticate, events: client, reverifyIntervalMs: 0 });
 
 function memory(): { rssBytes: number; heapBytes: number; externalBytes: number } {
   (globalThis as { gc?: () => void }).gc?.();

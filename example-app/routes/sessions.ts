@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { extractBearerToken, PlatformError, requireGameUser } from '../../lib/index.js';
-import { tokenKey } from '../../lib/config/fingerprint.js';
+import { tokenKey } from '../../lib/hashing/fingerprint.js';
 import type { ResolvedAppConfig } from '../app-config.js';
 import { requireAdmin } from './require-admin.js';
 

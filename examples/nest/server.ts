@@ -32,7 +32,7 @@ await app.listen(Number(process.env.PORT ?? 3002), '127.0.0.1');
 console.log(demoBanner(`NestJS (${onFastify ? 'Fastify' : 'Express'} platform)`, (await app.getUrl()).replace('[::1]', '127.0.0.1'), emulator));
 const stop = (): void => {
   void app.close().then(async () => {
-    client?.close();
+    void client?.close();
     await emulator?.close();
     process.exit(0);
   });

@@ -30,7 +30,7 @@ export async function demoPlatform(env: NodeJS.ProcessEnv = process.env): Promis
     baseUrl: settings.PLATFORM_BASE_URL!, clientId: settings.PLATFORM_CLIENT_ID ?? '', clientSecret: settings.PLATFORM_CLIENT_SECRET ?? '',
     gameId: settings.PLATFORM_GAME_ID ?? '', logger: quiet,
   });
-  return { client, emulator, close: async () => { client.close(); await emulator?.close(); } };
+  return { client, emulator, close: async () => { void client.close(); await emulator?.close(); } };
 }
 
 /** The lines printed once the app listens: a demo token and the curl command to use it. */

@@ -1,14 +1,14 @@
 // What the framework adapters (Nest, Fastify) share: the core authenticator
 // built once from checked options, seen through the framework's request and
 // response. Failures are rendered by the core's `problemResponse`.
-import { CALLER_GONE } from '../http/aborted.js';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { authenticatorFor } from '../auth/authenticate.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
-import type { AuthenticateOptions, AuthorizeUser, AuthRequest, MapUser } from '../auth/types.js';
+import type { AuthenticateOptions, AuthRequest } from '../auth/types.js';
 import { handshakeToken, handshakeView } from '../realtime/handshake.js';
 import type { GameUser } from '../types.js';
 import { faultLogger } from './fault-log.js';
+import { abortOnHangUp } from './hang-up.js';
 import { authRequestOf, originalOf, withOriginal } from './request-view.js';
 
 /**
@@ -45,12 +45,6 @@ export interface AdapterCore<U extends object = object, R extends object = objec
   readonly realm: string;
 }
 
-function serverResponseOf(res: object | undefined): ServerResponse | undefined {
-  const raw = res !== undefined && 'raw' in res ? (res as { raw: unknown }).raw : res;
-  const candidate = raw as Partial<ServerResponse> | undefined;
-  return typeof candidate?.once === 'function' && typeof candidate.off === 'function' ? (raw as ServerResponse) : undefined;
-}
-
 /** Checks the options once (errors name `owner`) and builds the core authenticator. */
 export function adapterCore<U extends object, R extends object>(options: AdapterOptions<U, R>, owner: string): AdapterCore<U, R> {
   if (options === null || typeof options !== 'object') throw new TypeError(`${owner}: options must be an object`);
@@ -58,8 +52,8 @@ export function adapterCore<U extends object, R extends object>(options: Adapter
   // The core type-checks the hooks; only the request they receive changes.
   const resolved = resolveAuthenticateOptions<U, AuthRequest>({
     ...options,
-    mapUser: (typeof mapUser === 'function' ? (user, view) => mapUser(user, originalOf<R>(view)) : mapUser) as MapUser<U, AuthRequest> | undefined,
-    authorize: (typeof authorize === 'function' ? (user, view) => authorize(user, originalOf<R>(view)) : authorize) as AuthorizeUser<U, AuthRequest> | undefined,
+    mapUser: typeof mapUser === 'function' ? (user, view) => mapUser(user, originalOf<R>(view)) : mapUser,
+    authorize: typeof authorize === 'function' ? (user, view) => authorize(user, originalOf<R>(view)) : authorize,
   }, owner);
   const core = authenticatorFor(resolved);
   const cookie = resolved.tokenFrom.cookie;
@@ -67,14 +61,9 @@ export function adapterCore<U extends object, R extends object>(options: Adapter
     realm: core.realm,
     logFault: faultLogger(resolved.logger),
     authenticate(req: R, res?: object): Promise<GameUser & U> {
-      const out = serverResponseOf(res);
-      if (out === undefined) return core(authRequestOf(req));
-      const aborter = new AbortController();
-      const onClose = (): void => {
-        if (!out.writableEnded) aborter.abort(CALLER_GONE);
-      };
-      out.once('close', onClose);
-      return core(authRequestOf(req), { signal: aborter.signal }).finally(() => out.off('close', onClose));
+      const watch = abortOnHangUp(res);
+      if (watch === undefined) return core(authRequestOf(req));
+      return core(authRequestOf(req), { signal: watch.signal }).finally(() => watch.stop());
     },
     async authenticateHandshake(request: IncomingMessage, explicitToken: unknown, owner: R, signal?: AbortSignal): Promise<GameUser & U> {
       const view = handshakeView(request);

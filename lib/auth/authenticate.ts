@@ -75,7 +75,7 @@ export function createAuthenticator<U extends object, R extends AuthRequest>(
   options?: Omit<AuthenticateOptions<U, R>, 'client'>,
 ): Authenticator<U, R> {
   const all = isClient(first) ? { ...options, client: first } : first;
-  return authenticatorFor(resolveAuthenticateOptions(all as AuthenticateOptions<U, R>, 'createAuthenticator'));
+  return authenticatorFor(resolveAuthenticateOptions(all, 'createAuthenticator'));
 }
 
 /** {@link createAuthenticator} over options already checked by an adapter (which names itself in errors). */
@@ -166,7 +166,7 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
     return complete(value, source, (context?.req ?? NO_REQUEST) as R, context?.signal);
   };
 
-  return Object.assign(authenticate, { token, realm }) as Authenticator<U, R>;
+  return Object.assign(authenticate, { token, realm });
 }
 
 /**

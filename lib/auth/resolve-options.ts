@@ -34,6 +34,7 @@ function optionalBoolean(value: unknown, owner: string, name: string): void {
 /** Checks a logger option (`error()` and `warn()` are what the package calls). */
 export function checkLogger(logger: unknown, owner: string): Logger | undefined {
   if (logger === undefined) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- narrowed from `object` for the checks below
   const l = logger as Partial<Logger> | null;
   if (l === null || typeof l !== 'object' || typeof l.error !== 'function' || typeof l.warn !== 'function') {
     throw new TypeError(`${owner}: options.logger must have error() and warn() methods`);

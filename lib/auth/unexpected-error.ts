@@ -5,7 +5,7 @@ import type { Logger } from '../types.js';
  * Turns anything thrown by a hook or the verifier into a `PlatformError`.
  * A `PlatformError` passes through; anything else becomes a 500 whose message
  * is generic, and is logged here with its name, message and stack only (never
- * `util.inspect`: an axios error would print its request headers).
+ * `util.inspect`: an HTTP client's error can print its request headers).
  */
 export function toPlatformError(err: unknown, stage: string, logger: Logger): PlatformError {
   if (isPlatformError(err)) return err;

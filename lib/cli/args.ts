@@ -33,7 +33,7 @@ export function parseCommandArgs(argv: readonly string[], flags: FlagSpec, maxPo
   let parsed: ParsedArgs;
   try {
     const result = parseArgs({ args: [...argv], options: { ...GLOBAL_FLAGS, ...flags }, strict: true, allowPositionals: true });
-    parsed = { values: result.values as ParsedArgs['values'], positionals: result.positionals };
+    parsed = { values: result.values, positionals: result.positionals };
   } catch (err) {
     throw new UsageError(hideLongArguments(messageOf(err), argv));
   }

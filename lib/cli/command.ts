@@ -21,3 +21,10 @@ export interface CliCommand {
 
 /** The program name shown in help and hints. */
 export const PROGRAM = 'passport-game-platform';
+
+/** Writes a command's help when `--help` was given; true when it did (the command then ends). */
+export function wroteHelp(values: { help?: unknown }, ctx: CommandContext, help: string): boolean {
+  if (values.help !== true) return false;
+  ctx.out.writeOut(help);
+  return true;
+}

@@ -2,10 +2,8 @@ import type { PlatformClient } from '../index.js';
 import { isDigits, parseCommandArgs, stringFlag, GLOBAL_FLAGS_HELP } from './args.js';
 import { ConfigurationError, UsageError, describeError } from './cli-errors.js';
 import { buildClient, fixFor } from './client-factory.js';
-import type { CliCommand, CommandContext } from './command.js';
-import { PROGRAM } from './command.js';
-import { EXIT_CODES_HELP, ExitCode } from './exit-codes.js';
-import type { ExitCodeValue } from './exit-codes.js';
+import { PROGRAM, wroteHelp, type CliCommand, type CommandContext } from './command.js';
+import { EXIT_CODES_HELP, ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { describeExpiry, tokenFingerprint } from './format.js';
 import type { CheckLine } from './output.js';
 import { checkPlatformSettings } from './platform-checks.js';
@@ -97,10 +95,7 @@ async function probeLookup(client: PlatformClient, memberNo: string, run: Doctor
 
 async function run(argv: readonly string[], ctx: CommandContext): Promise<ExitCodeValue> {
   const { values } = parseCommandArgs(argv, FLAGS, 0);
-  if (values.help === true) {
-    ctx.out.writeOut(HELP);
-    return ExitCode.OK;
-  }
+  if (wroteHelp(values, ctx, HELP)) return ExitCode.OK;
   const probe = stringFlag(values, 'probe-member-no');
   if (probe !== undefined && !isDigits(probe)) throw new UsageError(`--probe-member-no must be a member_no (decimal digits), not "${probe}".`);
 
@@ -135,7 +130,7 @@ async function run(argv: readonly string[], ctx: CommandContext): Promise<ExitCo
     }
     return doctor.succeed();
   } finally {
-    client.close();
+    void client.close();
   }
 }
 

@@ -1,10 +1,8 @@
 import { GLOBAL_FLAGS_HELP, isDigits, parseCommandArgs, stringFlag } from './args.js';
 import { UsageError, describeError } from './cli-errors.js';
 import { createPlatformClient } from './client-factory.js';
-import type { CliCommand, CommandContext } from './command.js';
-import { PROGRAM } from './command.js';
-import { EXIT_CODES_HELP, ExitCode } from './exit-codes.js';
-import type { ExitCodeValue } from './exit-codes.js';
+import { PROGRAM, wroteHelp, type CliCommand, type CommandContext } from './command.js';
+import { EXIT_CODES_HELP, ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { PLATFORM_FLAGS, PLATFORM_FLAGS_HELP, readPlatformSettings } from './platform-settings.js';
 
 const FLAGS = { ...PLATFORM_FLAGS, 'member-no': { type: 'string' }, guid: { type: 'string' } } as const;
@@ -41,10 +39,7 @@ function readQuery(values: Record<string, string | boolean | undefined>): { quer
 
 async function run(argv: readonly string[], ctx: CommandContext): Promise<ExitCodeValue> {
   const { values } = parseCommandArgs(argv, FLAGS, 0);
-  if (values.help === true) {
-    ctx.out.writeOut(HELP);
-    return ExitCode.OK;
-  }
+  if (wroteHelp(values, ctx, HELP)) return ExitCode.OK;
   const { query, label } = readQuery(values);
   const settings = await readPlatformSettings(values, ctx.io);
   const client = createPlatformClient(settings, ctx.out);
@@ -64,7 +59,7 @@ async function run(argv: readonly string[], ctx: CommandContext): Promise<ExitCo
     stop();
     return ctx.out.fail(describeError(err), { query });
   } finally {
-    client.close();
+    void client.close();
   }
 }
 

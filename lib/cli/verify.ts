@@ -1,10 +1,8 @@
 import { GLOBAL_FLAGS_HELP, booleanFlag, parseCommandArgs, protectDashTokens } from './args.js';
 import { UsageError, describeError } from './cli-errors.js';
 import { createPlatformClient } from './client-factory.js';
-import type { CliCommand, CommandContext } from './command.js';
-import { PROGRAM } from './command.js';
-import { EXIT_CODES_HELP, ExitCode } from './exit-codes.js';
-import type { ExitCodeValue } from './exit-codes.js';
+import { PROGRAM, wroteHelp, type CliCommand, type CommandContext } from './command.js';
+import { EXIT_CODES_HELP, ExitCode, type ExitCodeValue } from './exit-codes.js';
 import { tokenFingerprint } from './format.js';
 import { hasPipedStdin, readStdinLine } from './io.js';
 import { PLATFORM_FLAGS, PLATFORM_FLAGS_HELP, readPlatformSettings } from './platform-settings.js';
@@ -45,10 +43,7 @@ async function readToken(positional: string | undefined, ctx: CommandContext, se
 
 async function run(argv: readonly string[], ctx: CommandContext): Promise<ExitCodeValue> {
   const { values, positionals } = parseCommandArgs(protectDashTokens(argv, FLAGS), FLAGS, 1);
-  if (values.help === true) {
-    ctx.out.writeOut(HELP);
-    return ExitCode.OK;
-  }
+  if (wroteHelp(values, ctx, HELP)) return ExitCode.OK;
   const secretOnStdin = booleanFlag(values, 'client-secret-stdin');
   const positional = positionals[0];
   if (positional !== undefined && positional !== '-') ctx.out.addSecret(positional);
@@ -70,7 +65,7 @@ async function run(argv: readonly string[], ctx: CommandContext): Promise<ExitCo
     stop();
     return ctx.out.fail(describeError(err), { tokenFingerprint: tokenFp }, `User token ${tokenFp} was not accepted.`);
   } finally {
-    client.close();
+    void client.close();
   }
 }
 

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
-import { fingerprint } from '../config/index.js';
+import { fingerprint } from '../hashing/fingerprint.js';
 import { errorForPlatformCode, errorForRefusalOnOurSide, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
 import { isAbortedError } from '../http/index.js';
@@ -84,7 +84,7 @@ export class ApiCall {
   }
 
   /** A call authenticated by the request itself (the web token). */
-  async runPlain<T>(endpoint: PlatformEndpoint, request: PlatformRequest, parse: Parse<T>): Promise<T> {
+  async runWithoutApiToken<T>(endpoint: PlatformEndpoint, request: PlatformRequest, parse: Parse<T>): Promise<T> {
     const progress: Progress = { started: performance.now(), stats: { attempts: 0 }, trace: {} };
     try {
       const reply = await this.http.request(request, progress.stats);

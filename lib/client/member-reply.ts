@@ -24,9 +24,9 @@ export interface VerifiedIdentifiers {
 }
 
 /**
- * The identifiers of a successful token verification (E2, web). The spec says
- * `value` holds "guid (GUID-based games) or member_no", so either may be
- * missing, but not both.
+ * The identifiers of a successful token verification (E2, web). The platform
+ * puts the guid (GUID-based games) or the member_no in `value`, so either may
+ * be missing, but not both.
  */
 export function verifiedIdentifiers(reply: PlatformReply, endpoint: PlatformEndpoint): VerifiedIdentifiers {
   const value = Object.hasOwn(reply.fields, 'value') ? reply.fields.value : undefined;

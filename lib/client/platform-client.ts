@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import { DEFAULT_RETRY_AFTER_SECONDS, errorForPlatformCode, errorForTransportFault, isPlatformError, PlatformCode, PlatformError } from '../errors/index.js';
-import { tokenKey } from '../config/index.js';
+import { tokenKey } from '../hashing/fingerprint.js';
 import { circuitEventOf, PlatformHttp } from '../http/index.js';
 import type { Abortable, CircuitEvent, HttpLoad, PlatformRequest } from '../http/index.js';
 import { ApiTokenProvider } from '../provider/index.js';
@@ -20,7 +20,7 @@ import type { ClientFleet } from './client-fleet.js';
 import type { SessionEndEvent, SessionEndReason, VerificationStoreHealth } from '../fleet/index.js';
 import { SingleFlight } from './single-flight.js';
 import { TokenRunGuard } from './token-run-guard.js';
-import { fingerprint } from '../config/index.js';
+import { fingerprint } from '../hashing/fingerprint.js';
 import { callChannel, CHANNELS, verifyChannel } from '../diagnostics/channels.js';
 import type { CallMessage, CircuitMessage, ProbeMessage, VerifyMessage } from '../diagnostics/channels.js';
 import { ChannelViewEmitter } from '../diagnostics/channel-view.js';
@@ -230,12 +230,12 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   }
 
   #verifyCached(kind: TokenKind, token: string, signal: Abortable | undefined): Promise<GameUser> {
-    if (!verifyChannel.hasSubscribers) return this.#verifyCachedPlain(kind, token, signal, undefined);
+    if (!verifyChannel.hasSubscribers) return this.#verifyCachedUntraced(kind, token, signal, undefined);
     const message: VerifyMessage = { kind, tokenFingerprint: typeof token === 'string' ? fingerprint(token) : 'none' };
     const started = performance.now();
     return trace(verifyChannel, message, async () => {
       try {
-        const user = await this.#verifyCachedPlain(kind, token, signal, message);
+        const user = await this.#verifyCachedUntraced(kind, token, signal, message);
         message.outcome = 'ok';
         return user;
       } catch (error) {
@@ -249,7 +249,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     });
   }
 
-  async #verifyCachedPlain(kind: TokenKind, token: string, signal: Abortable | undefined, message: VerifyMessage | undefined): Promise<GameUser> {
+  async #verifyCachedUntraced(kind: TokenKind, token: string, signal: Abortable | undefined, message: VerifyMessage | undefined): Promise<GameUser> {
     assertUserToken(token);
     this.#assertOpen(kind);
     const digest = tokenKey(token);
@@ -295,7 +295,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
           headers: this.#headers(apiToken),
           body: { access_token: token },
         }), verifiedIdentifiers, key, { deadline, signal })
-        : await this.#api.runPlain('web', {
+        : await this.#api.runWithoutApiToken('web', {
           endpoint: 'web',
           method: 'GET',
           path: this.#memberPath(),

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { MonotonicClock } from '../config/index.js';
+import type { MonotonicClock } from '../time/monotonic.js';
 
 /** Most refused tokens remembered at once (a flood of distinct garbage tokens evicts the oldest). */
 export const REFUSAL_CACHE_MAX_ENTRIES = 10_000;

@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
-import { fingerprint } from '../config/index.js';
+import { fingerprint } from '../hashing/fingerprint.js';
 import { isApiTokenRejection, PlatformCode } from '../errors/index.js';
 import type { PlatformHttp, PlatformRequest } from '../http/index.js';
-import type { MonotonicClock } from '../config/index.js';
+import type { MonotonicClock } from '../time/monotonic.js';
 import { probeChannel } from '../diagnostics/channels.js';
 import type { ProbeMessage, ProbeOutcome } from '../diagnostics/channels.js';
 import { inScope } from '../diagnostics/scope.js';

@@ -8,6 +8,3 @@
 export { gamePlatformRoomAuth, RoomAuthError } from './room-auth.js';
 export type { RoomAuth, RoomAuthOptions, RoomAuthContext } from './room-auth.js';
 export type { WatchableTransport } from './url-token.js';
-export { SessionRegistry, LiveConnection, Reverifier, WS_CLOSE, DEFAULT_REVERIFY_INTERVAL_MS, DEFAULT_REVERIFY_GRACE_MS } from '../realtime/index.js';
-export type { SessionRegistryOptions, ReverifyOptions, ReverifyStats, RefreshResult, SessionEndReason, SessionEndEvent } from '../realtime/index.js';
-export type { TokenGroup, ConnectionCloser, ConnectionInit } from '../realtime/index.js';

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Client, Room } from '@colyseus/core';
 import type { Authenticator } from '../auth/authenticate.js';
 import { invalidRequest, PlatformError } from '../errors/index.js';
-import { problemResponse } from '../middleware/problem-response.js';
+import { problemResponse } from '../adapters/problem-response.js';
 import { closeFrameFor } from '../realtime/close-codes.js';
 import { handshakeToken, type HandshakeToken } from '../realtime/handshake.js';
 import { shuttingDown } from '../realtime/pending-handshakes.js';

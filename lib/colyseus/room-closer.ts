@@ -1,6 +1,6 @@
 import type { Client } from '@colyseus/core';
 import { PlatformError } from '../errors/index.js';
-import { problemResponse } from '../middleware/problem-response.js';
+import { problemResponse } from '../adapters/problem-response.js';
 import { closeFrameFor } from '../realtime/close-codes.js';
 import { shuttingDown } from '../realtime/pending-handshakes.js';
 import type { ConnectionEnding, SessionEndReason } from '../realtime/types.js';

@@ -54,7 +54,7 @@ export function loadTransportAccessor(): Promise<void> {
 /** The transport of the running Colyseus server, when this Colyseus publishes it (0.18 and later). */
 export function currentTransport(): WatchableTransport | undefined {
   try {
-    return (getTransport?.() ?? undefined) as WatchableTransport | undefined;
+    return (getTransport?.() ?? undefined);
   } catch {
     return undefined;
   }

@@ -10,8 +10,4 @@ export type {
   PlatformSettingName, ReadPlatformEnvOptions,
 } from './platform-env-types.js';
 export { PLATFORM_HOSTS, environmentOfBaseUrl, isPlatformEnvironment } from './hosts.js';
-export { fingerprint, tokenKey } from './fingerprint.js';
-export { silentLogger } from './silent-logger.js';
 export { CLIENT_SECRET, SecretBox } from './secret-box.js';
-export { monotonicFor, processMonotonic } from './monotonic.js';
-export type { MonotonicClock } from './monotonic.js';

@@ -1,5 +1,5 @@
 import type { Clock, Logger } from '../types.js';
-import type { MonotonicClock } from './monotonic.js';
+import type { MonotonicClock } from '../time/monotonic.js';
 import type { CLIENT_SECRET, SecretBox } from './secret-box.js';
 
 /** Which platform environment the credentials belong to. */

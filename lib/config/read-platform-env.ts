@@ -147,7 +147,7 @@ export function readPlatformEnv(env: Env, options: ReadPlatformEnvOptions = {}):
     values: Object.freeze(check.values),
     sources: Object.freeze(sources),
     problems: Object.freeze(check.problems),
-  }) as PlatformEnvReading;
+  });
 }
 
 /** The base URL the settings point at: `baseUrl`, else the host of `environment`. */

@@ -3,15 +3,16 @@ import type { Clock, Logger } from '../types.js';
 import * as D from './defaults.js';
 import type { PlatformConfig, ResolvedPlatformConfig } from './platform-config.js';
 import { PLATFORM_HOSTS, environmentOfBaseUrl } from './hosts.js';
-import { monotonicFor } from './monotonic.js';
+import { monotonicFor } from '../time/monotonic.js';
+import { silentLogger } from '../logging/silent-logger.js';
 import { CLIENT_SECRET, SecretBox, secretFromBox } from './secret-box.js';
-import { silentLogger } from './silent-logger.js';
 import {
   assertVisibleAscii, configError, integerIn, isObject, optionalString, parseBaseUrl, requiredString,
 } from './validate.js';
 
 const resolved = new WeakSet<object>();
-const systemClock: Clock = Object.freeze({ now: () => Date.now() });
+// Date.now itself (it reads no `this`): one function less on every request's path.
+const systemClock: Clock = Object.freeze({ now: Date.now });
 
 function resolveEnvironment(options: Record<string, unknown>): { baseUrl: string; environment: ResolvedPlatformConfig['environment'] } {
   // 'custom' is what a resolved config reports for an emulator's URL: a

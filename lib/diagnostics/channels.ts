@@ -31,19 +31,19 @@ export const CHANNELS = {
   apiToken: 'passport-game-platform:api-token',
   /** Tracing: one HTTP attempt to the platform (E1, E2, E3). */
   platformCall: 'passport-game-platform:platform-call',
-  /** Plain: one client operation ended (E2, E3 or web; a cache answer too). The client's `'call'` event. */
+  /** Event: one client operation ended (E2, E3 or web; a cache answer too). The client's `'call'` event. */
   call: 'passport-game-platform:call',
-  /** Plain: the circuit breaker changed state. The client's `'circuit'` event. */
+  /** Event: the circuit breaker changed state. The client's `'circuit'` event. */
   circuit: 'passport-game-platform:circuit',
-  /** Plain: a run of 40000s made the client check its own API token with one E3 lookup. The client's `'probe'` event. */
+  /** Event: a run of 40000s made the client check its own API token with one E3 lookup. The client's `'probe'` event. */
   probe: 'passport-game-platform:probe',
-  /** Plain: a verification-cache lookup (hit or miss). */
+  /** Event: a verification-cache lookup (hit or miss). */
   cache: 'passport-game-platform:cache',
-  /** Plain: a user token was revoked (here or by another instance). */
+  /** Event: a user token was revoked (here or by another instance). */
   revocation: 'passport-game-platform:revocation',
-  /** Plain: a live connection ended (realtime adapters). */
+  /** Event: a live connection ended (realtime adapters). */
   connection: 'passport-game-platform:connection',
-  /** Plain: the API token was issued, renewed, refused, dropped, or E1 failed. The provider's `'token'` event. */
+  /** Event: the API token was issued, renewed, refused, dropped, or E1 failed. The provider's `'token'` event. */
   apiTokenState: 'passport-game-platform:api-token-state',
 } as const;
 

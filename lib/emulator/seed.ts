@@ -89,7 +89,7 @@ function checkMember(raw: unknown, i: number): ValidMember {
   const device = raw.device_registered ?? true;
   if (typeof device !== 'boolean') fail(`${where}.device_registered must be a boolean`);
   if (raw.nickname !== undefined && typeof raw.nickname !== 'string') fail(`${where}.nickname must be a string`);
-  return { member_no: raw.member_no, guids, device_registered: device, nickname: raw.nickname as string | undefined };
+  return { member_no: raw.member_no, guids, device_registered: device, nickname: raw.nickname };
 }
 
 /** A seed after validation: defaults filled in, deep-copied and frozen. */

@@ -25,7 +25,7 @@ export function newWebToken(nowMs: number, lifetimeMs: number): string {
 
 // The library's fingerprint (first 8 hex digits of SHA-256), so the emulator's request log, the
 // client's events and the CLI label the same token the same way.
-export { fingerprint } from '../config/fingerprint.js';
+export { fingerprint } from '../hashing/fingerprint.js';
 
 /** `***<last 4>` for long values, `***` for short ones (nothing of a short secret shows). */
 export function maskSecret(value: string): string {

@@ -67,7 +67,7 @@ const DEFAULTS: Record<ErrorKind, { status: number; action: ClientAction; title:
 
 /**
  * The package's one error type. Everything we throw or pass to `next()` is a
- * `PlatformError`; low-level errors (axios, sockets) are converted at the
+ * `PlatformError`; low-level errors (sockets, HTTP parsing) are converted at the
  * boundary and never attached, so no request config, header or body (and so
  * no secret) can be reached from it through `cause`, `util.inspect` or JSON.
  *

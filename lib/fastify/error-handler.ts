@@ -3,7 +3,7 @@ import { faultLogger } from '../adapters/fault-log.js';
 import { guardedLogger } from '../auth/default-logger.js';
 import { checkLogger } from '../auth/resolve-options.js';
 import { isPlatformError, type PlatformError } from '../errors/index.js';
-import { problemResponse } from '../middleware/problem-response.js';
+import { problemResponse } from '../adapters/problem-response.js';
 import type { Logger } from '../types.js';
 import { verifierFailureOf } from './verifier-failure.js';
 

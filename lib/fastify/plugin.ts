@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest,
 import fp from 'fastify-plugin';
 import { adapterCore, type AdapterOptions } from '../adapters/adapter-core.js';
 import { isPlatformError } from '../errors/index.js';
-import { problemResponse } from '../middleware/problem-response.js';
-import type { GameUser } from '../types.js';
+import { problemResponse } from '../adapters/problem-response.js';
 import { rememberVerifierFailure } from './verifier-failure.js';
 // request.user's typing lives beside the plugin; loaded with it.
 import './request-user.js';

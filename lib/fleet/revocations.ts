@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { MonotonicClock } from '../config/index.js';
+import type { MonotonicClock } from '../time/monotonic.js';
 import { revocationChannel } from '../diagnostics/channels.js';
 import type { RevocationMessage } from '../diagnostics/channels.js';
 import type { Logger } from '../types.js';

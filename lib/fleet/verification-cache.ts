@@ -10,9 +10,16 @@ type Kind = 'E2' | 'web';
 
 /** What a store holds for a verified token: identifiers and an expiry time, nothing else. */
 interface CachedEntry {
+  memberNo: string;
+  guid: string | null;
+  /** Expiry on the client's clock (ms): an entry is trusted no longer than the client's TTL, whatever the store does. */
+  expiresAt: number;
+}
+
+/** The one-letter fields earlier versions wrote, still read while their entries live in a shared store. */
+interface LegacyEntry {
   m: string;
   g: string | null;
-  /** Expiry on the client's clock (ms): an entry is trusted no longer than the client's TTL, whatever the store does. */
   x: number;
 }
 
@@ -41,11 +48,14 @@ const DIGITS = /^[0-9]{1,40}$/;
 
 function entryUser(value: unknown, now: number): GameUser | undefined {
   if (value === null || typeof value !== 'object') return undefined;
-  const v = value as Partial<CachedEntry>;
-  if (typeof v.m !== 'string' || !DIGITS.test(v.m)) return undefined;
-  if (v.g !== null && (typeof v.g !== 'string' || !DIGITS.test(v.g))) return undefined;
-  if (typeof v.x !== 'number' || !(v.x > now)) return undefined;
-  return { memberNo: v.m, guid: v.g };
+  const v = value as Partial<CachedEntry> & Partial<LegacyEntry>;
+  const memberNo = 'memberNo' in v ? v.memberNo : v.m;
+  const guid = 'memberNo' in v ? v.guid : v.g;
+  const expiresAt = 'memberNo' in v ? v.expiresAt : v.x;
+  if (typeof memberNo !== 'string' || !DIGITS.test(memberNo)) return undefined;
+  if (guid !== null && (typeof guid !== 'string' || !DIGITS.test(guid))) return undefined;
+  if (typeof expiresAt !== 'number' || !(expiresAt > now)) return undefined;
+  return { memberNo, guid };
 }
 
 /**
@@ -127,7 +137,7 @@ export class VerificationCache {
    */
   store(ticket: Ticket, user: GameUser): Promise<unknown> | undefined {
     if (this.guard === undefined || ticket.state.generation !== ticket.generation) return undefined;
-    const entry: CachedEntry = { m: user.memberNo, g: user.guid, x: this.now() + this.ttlMs };
+    const entry: CachedEntry = { memberNo: user.memberNo, guid: user.guid, expiresAt: this.now() + this.ttlMs };
     if (this.#memory === undefined) {
       this.#seq += 1;
       this.#recent.set(ticket.key, { entry, generation: ticket.generation, seq: this.#seq });

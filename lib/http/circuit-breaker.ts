@@ -1,6 +1,6 @@
 import { errorForTransportFault } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
-import type { MonotonicClock } from '../config/index.js';
+import type { MonotonicClock } from '../time/monotonic.js';
 import type { CircuitMessage } from '../diagnostics/channels.js';
 
 /** `closed`: calls go through; `open`: 503 at once; `half-open`: one probe call goes through. */

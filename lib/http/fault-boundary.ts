@@ -9,7 +9,7 @@ function safeCode(error: unknown): string | undefined {
 }
 
 /**
- * The one boundary where a low-level failure (an AxiosError, a socket error)
+ * The one boundary where a low-level failure (a socket error, a timeout, a malformed reply)
  * becomes a PlatformError. Only a short error code is copied; the original
  * error (which holds the request config, headers and body, hence the API token
  * and the client secret) is dropped: no `cause`, no reference to it.

@@ -7,11 +7,10 @@ import { BadBody } from './platform-body.js';
 /** How an attempt that produced no HTTP response failed. */
 export type NoResponseFault = 'timeout' | 'network' | 'bad_body' | 'canceled' | 'fatal';
 
-const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT']);
-const FATAL_CODES = new Set([
-  'ERR_FR_MAX_BODY_LENGTH_EXCEEDED', 'ERR_BAD_REQUEST', 'ERR_BAD_OPTION', 'ERR_BAD_OPTION_VALUE',
-  'ERR_INVALID_URL', 'ERR_NOT_SUPPORT', 'ERR_DEPRECATED', 'ERR_INVALID_CHAR', 'ERR_HTTP_INVALID_HEADER_VALUE',
-]);
+// The codes the transport and Node's own HTTP client produce; anything else
+// without a response is a network fault.
+const TIMEOUT_CODES = new Set(['ETIMEDOUT']);
+const FATAL_CODES = new Set(['ERR_BAD_REQUEST', 'ERR_INVALID_URL', 'ERR_INVALID_CHAR', 'ERR_HTTP_INVALID_HEADER_VALUE']);
 
 export function classifyNoResponse(code: string | undefined): NoResponseFault {
   if (code === 'ERR_CANCELED') return 'canceled';

@@ -1,13 +1,12 @@
-import { performance } from 'node:perf_hooks';
 import type { ErrorRequestHandler } from 'express';
 import { guardedLogger } from '../auth/default-logger.js';
 import { checkLogger, checkRealm } from '../auth/resolve-options.js';
 import { describeThrown } from '../auth/unexpected-error.js';
-import { LogThrottle } from '../client/log-throttle.js';
-import { passportFailureOf } from '../strategy/passport-failure.js';
+import { passportFailureOf } from '../adapters/passport-failure.js';
+import { faultLogger } from '../adapters/fault-log.js';
 import type { Logger } from '../types.js';
-import { describeError, isAuthenticationError } from './problem-response.js';
-import { sendProblem } from './problem.js';
+import { describeError, isAuthenticationError } from '../adapters/problem-response.js';
+import { sendProblem } from '../adapters/problem.js';
 
 /** Options of {@link platformErrorHandler}. */
 export interface PlatformErrorHandlerOptions {
@@ -21,11 +20,6 @@ export interface PlatformErrorHandlerOptions {
   /** Put a 5xx error's own message in `detail` (development only). Default `false`. */
   exposeDetail?: boolean | undefined;
 }
-
-/** At most one log line per kind of server fault (and code) in this window. */
-export const SERVER_FAULT_LOG_WINDOW_MS = 60_000;
-
-const MONOTONIC = { now: () => performance.now() };
 
 /**
  * Express error middleware rendering every authentication outcome with
@@ -49,8 +43,7 @@ export function platformErrorHandler(options: PlatformErrorHandlerOptions = {}):
   const realm = options.realm === undefined ? undefined : checkRealm(options.realm, owner);
   const logger = guardedLogger(checkLogger(options.logger, owner));
   const exposeDetail = options.exposeDetail === true;
-  // An outage or a misconfiguration fails every request: log it once a minute, not per request.
-  const throttle = new LogThrottle(MONOTONIC, SERVER_FAULT_LOG_WINDOW_MS);
+  const logFault = faultLogger(logger);
   // Four parameters: Express recognises error middleware by its arity.
   return function platformErrorHandler(err, req, res, next) {
     if (res.headersSent) return next(err);
@@ -65,11 +58,7 @@ export function platformErrorHandler(options: PlatformErrorHandlerOptions = {}):
     if (unexpected) {
       logger.error(err instanceof Error ? describeThrown(err) : { errorType: typeof err }, 'passport-game-platform: unexpected error answered 500');
     }
-    if (error !== undefined && error.isServerFault && throttle.allow(`${error.kind}:${error.code ?? ''}`)) {
-      const fields = { kind: error.kind, code: error.code, status: error.status };
-      if (error.kind === 'configuration') logger.error(fields, error.message);
-      else logger.warn(fields, error.message);
-    }
+    if (error !== undefined) logFault(error);
     // passport has already written every failed strategy's challenge (ours
     // included) on a 401: keep them all rather than only ours.
     sendProblem(res, { body: response.body, headers: response.headers }, { keepChallenges: fromPassport });

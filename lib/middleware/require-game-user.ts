@@ -1,10 +1,10 @@
-import { CALLER_GONE } from '../http/aborted.js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { abortOnHangUp } from '../adapters/hang-up.js';
 import { authenticatorFor } from '../auth/authenticate.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
 import type { AuthenticateOptions } from '../auth/types.js';
 import type { PlatformError } from '../errors/index.js';
-import '../strategy/express-augment.js';
+import '../adapters/express-augment.js';
 
 /** Options of {@link requireGameUser}. */
 export interface RequireGameUserOptions<U extends object = object> extends AuthenticateOptions<U, Request> {
@@ -42,17 +42,13 @@ export function requireGameUser<U extends object = object>(options: RequireGameU
   if (typeof credentialsRequired !== 'boolean') throw new TypeError(`${owner}: options.credentialsRequired must be a boolean`);
 
   return function requireGameUser(req: Request, res: Response, next: NextFunction): void {
-    const aborter = new AbortController();
-    const onClose = (): void => {
-      if (!res.writableEnded) aborter.abort(CALLER_GONE);
-    };
-    res.once('close', onClose);
-    authenticate(req, { signal: aborter.signal }).then((user) => {
-      res.off('close', onClose);
+    const watch = abortOnHangUp(res);
+    authenticate(req, watch === undefined ? undefined : { signal: watch.signal }).then((user) => {
+      watch?.stop();
       req.user = user;
       next();
     }, (err: PlatformError) => {
-      res.off('close', onClose);
+      watch?.stop();
       if (!credentialsRequired && err.kind === 'missing_credentials') next();
       else next(err);
     });

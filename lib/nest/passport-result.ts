@@ -1,7 +1,7 @@
 import type { ExecutionContext } from '@nestjs/common';
-import { passportFailureOf } from '../strategy/passport-failure.js';
+import { passportFailureOf } from '../adapters/passport-failure.js';
 import { PlatformError, invalidRequest, isPlatformError, missingCredentials } from '../errors/index.js';
-import { clientRequests, setClientUser, type GatewayClient } from './gateway-client.js';
+import { clientRequests, setClientUser } from './gateway-client.js';
 import { wsRefusal } from './ws-refusal.js';
 
 /**
@@ -42,7 +42,7 @@ function gatewayResult<T>(err: unknown, user: T, info: unknown, context: Executi
   const client = context.switchToWs().getClient<unknown>();
   if (err !== null && err !== undefined) throw wsRefusal(err);
   if (user) {
-    if (client !== null && typeof client === 'object') setClientUser(client as GatewayClient, user);
+    if (client !== null && typeof client === 'object') setClientUser(client, user);
     return user;
   }
   throw wsRefusal(refusalOf(info, clientRequests(client), status));

@@ -2,7 +2,7 @@ import { Catch, Inject, Injectable, type ArgumentsHost, type ExceptionFilter } f
 import { HttpAdapterHost } from '@nestjs/core';
 import { PlatformError } from '../errors/index.js';
 import type { AdapterCore } from '../adapters/adapter-core.js';
-import { problemResponse } from '../middleware/problem-response.js';
+import { problemResponse } from '../adapters/problem-response.js';
 import { GAME_PLATFORM_CORE } from './tokens.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import { problemResponse } from '../middleware/problem-response.js';
-import type { ProblemBody } from '../middleware/problem.js';
+import { problemResponse } from '../adapters/problem-response.js';
+import type { ProblemBody } from '../adapters/problem.js';
 
 type WsExceptionClass = new (error: object) => Error;
 

@@ -1,13 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js';
-import { fingerprint, resolvePlatformConfig, tokenKey } from '../config/index.js';
+import { resolvePlatformConfig } from '../config/index.js';
+import { fingerprint, tokenKey } from '../hashing/fingerprint.js';
 import {
   errorForPlatformCode, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode,
 } from '../errors/index.js';
 import type { PlatformError } from '../errors/index.js';
 import { isCircuitOpenError, PlatformHttp } from '../http/index.js';
 import type { Logger } from '../types.js';
-import { LogThrottle } from './log-throttle.js';
+import { LogThrottle } from '../logging/log-throttle.js';
 import { requestApiToken } from './request-api-token.js';
 import { CONFIGURATION_BACKOFF_MS, holdToken, renewalRetryDelayMs } from './token-lifetime.js';
 import { singleFlight } from './single-flight.js';
@@ -163,7 +164,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
 
   /** Releases the HTTP layer's sockets when this provider built it. */
   close(): void {
-    if (this.#ownsHttp) this.#http.close();
+    if (this.#ownsHttp) void this.#http.close();
   }
 
   #answered<T extends TokenReply>(reply: T, options: WithTokenOptions<T>): T {
@@ -225,13 +226,13 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
   }
 
   #issue(): Promise<string> {
-    if (!apiTokenChannel.hasSubscribers) return this.#issuePlain(undefined);
+    if (!apiTokenChannel.hasSubscribers) return this.#issueUntraced(undefined);
     const reason = this.#held !== undefined ? 'renewal' : this.#everHeld ? 'reissue' : 'initial';
     const message: ApiTokenMessage = { reason };
-    return trace(apiTokenChannel, message, () => this.#issuePlain(message));
+    return trace(apiTokenChannel, message, () => this.#issueUntraced(message));
   }
 
-  async #issuePlain(message: ApiTokenMessage | undefined): Promise<string> {
+  async #issueUntraced(message: ApiTokenMessage | undefined): Promise<string> {
     const started = performance.now();
     const now = this.config.clock.now();
     const previous = this.#held;

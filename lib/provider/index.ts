@@ -5,5 +5,4 @@ export type {
 export {
   DEFAULT_API_TOKEN_LIFETIME_MS, RENEW_REMAINING_FRACTION, RENEWAL_RETRY_MS, RENEWAL_RETRY_MAX_MS, CONFIGURATION_BACKOFF_MS,
 } from './token-lifetime.js';
-export { LogThrottle } from './log-throttle.js';
 export type { WaitSignal } from './wait-until.js';

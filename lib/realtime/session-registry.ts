@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import type { Authenticator } from '../auth/authenticate.js';
-import { tokenKey as digestOf } from '../config/fingerprint.js';
+import { tokenKey as digestOf } from '../hashing/fingerprint.js';
 import { connectionChannel, type ConnectionMessage } from '../diagnostics/channels.js';
 import { PlatformError } from '../errors/index.js';
-import { problemResponse } from '../middleware/problem-response.js';
+import { problemResponse } from '../adapters/problem-response.js';
 import type { GameUser } from '../types.js';
 import { LiveConnection, type ConnectionCloser, type TokenGroup } from './live-connection.js';
 import { MemberIndex } from './member-index.js';

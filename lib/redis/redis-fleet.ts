@@ -1,6 +1,6 @@
-import { performance } from 'node:perf_hooks';
 import { createClient } from 'redis';
-import { LogThrottle } from '../provider/log-throttle.js';
+import { LogThrottle } from '../logging/log-throttle.js';
+import { processMonotonic } from '../time/monotonic.js';
 import type { Logger } from '../types.js';
 import { RedisRevocationBus } from './redis-bus.js';
 import type { RedisClientLike, RedisSubscriberLike } from './redis-like.js';
@@ -110,7 +110,7 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
   // The subscriber keeps its offline queue: its SUBSCRIBE waits for the connection.
   const subscriber = client.duplicate({ disableOfflineQueue: false, pingInterval: undefined, socket });
   const logger = options.logger ?? { warn: (fields: object, msg?: string) => console.warn(msg, fields) };
-  const throttle = new LogThrottle({ now: () => performance.now() }, CONNECTION_ERROR_LOG_WINDOW_MS);
+  const throttle = new LogThrottle(processMonotonic, CONNECTION_ERROR_LOG_WINDOW_MS);
   // Reconnection is automatic; the error is only reported, once a minute per kind.
   const onError = (error: unknown): void => {
     const text = describeRedisError(error, options.url);
@@ -118,7 +118,10 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
   };
   for (const c of [client, subscriber]) c.on('error', onError);
   const connected = Promise.all([client.connect(), subscriber.connect()]).then(() => undefined, () => undefined);
+  // The structural types are the contract: redis 5 and 6 type their clients differently.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   const store = new RedisVerificationStore(client as unknown as RedisClientLike, { prefix });
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   const revocations = new RedisRevocationBus(client as unknown as RedisClientLike, subscriber as unknown as RedisSubscriberLike, { prefix });
   return {
     store,

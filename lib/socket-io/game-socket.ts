@@ -11,6 +11,7 @@ export interface GameSocketData {
 }
 
 // Socket.IO's own constraint on event maps (not exported by the package).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Socket.IO types its event maps and socket data with any
 type EventsMap = { [event: string]: any };
 
 /**
@@ -38,6 +39,7 @@ export type GameNamespace<
 > = Namespace<ListenEvents, EmitEvents, ServerSideEvents, GameSocketData>;
 
 // Any socket, whatever its event maps or data type.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Socket.IO types its event maps and socket data with any
 type AnySocket = Socket<any, any, any, any>;
 
 /**

@@ -2,8 +2,8 @@ import type { DefaultEventsMap, Namespace, Server, Socket } from 'socket.io';
 import type { Authenticator } from '../auth/authenticate.js';
 import { invalidRequest } from '../errors/index.js';
 import { CALLER_GONE } from '../http/aborted.js';
-import { problemResponse } from '../middleware/problem-response.js';
-import type { ProblemBody } from '../middleware/problem.js';
+import { problemResponse } from '../adapters/problem-response.js';
+import type { ProblemBody } from '../adapters/problem.js';
 import { handshakeToken, handshakeView, type HandshakeToken } from '../realtime/handshake.js';
 import { PendingHandshakes, shuttingDown } from '../realtime/pending-handshakes.js';
 import type { LiveConnection, SessionRegistry } from '../realtime/session-registry.js';
@@ -77,6 +77,7 @@ function maxBytesOf(value: unknown): number {
 const guarded = new WeakSet<Namespace>();
 
 // Socket.IO's own constraint on event maps (not exported by the package).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Socket.IO types its event maps and socket data with any
 type EventsMap = { [event: string]: any };
 
 function isServer(io: unknown): io is Server {
@@ -111,10 +112,12 @@ function isServer(io: unknown): io is Server {
  * ```
  */
 export function useSocketIoAuth<L extends EventsMap = DefaultEventsMap, E extends EventsMap = L, S extends EventsMap = DefaultEventsMap>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Socket.IO types its event maps and socket data with any
   io: Server<L, E, S, any>,
   options: SocketIoAuthOptions,
 ): Server<L, E, S, GameSocketData>;
 export function useSocketIoAuth<L extends EventsMap = DefaultEventsMap, E extends EventsMap = L, S extends EventsMap = DefaultEventsMap>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Socket.IO types its event maps and socket data with any
   io: Namespace<L, E, S, any>,
   options: SocketIoAuthOptions,
 ): Namespace<L, E, S, GameSocketData>;

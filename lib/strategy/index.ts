@@ -1,4 +1,4 @@
-import './express-augment.js';
+import '../adapters/express-augment.js';
 
 export { PlatformBearerStrategy } from './platform-bearer-strategy.js';
 export type { PlatformBearerStrategyOptions, StrategyActions } from './platform-bearer-strategy.js';

@@ -1,5 +1,6 @@
-import { CALLER_GONE } from '../http/aborted.js';
 import type { Request } from 'express';
+import { abortOnHangUp } from '../adapters/hang-up.js';
+import { rememberPassportFailure } from '../adapters/passport-failure.js';
 import { accessDenied } from '../auth/access-denied.js';
 import { authenticatorFor, type Authenticator } from '../auth/authenticate.js';
 import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
@@ -8,8 +9,7 @@ import { toPlatformError } from '../auth/unexpected-error.js';
 import { isPlatformError } from '../errors/index.js';
 import type { Logger } from '../types.js';
 import { BearerBase } from './bearer-base.js';
-import './express-augment.js';
-import { rememberPassportFailure } from './passport-failure.js';
+import '../adapters/express-augment.js';
 import { runVerifyCallback, type VerifyCallback, type VerifyCallbackWithRequest } from './verify-callback.js';
 
 /** Options of {@link PlatformBearerStrategy}. */
@@ -82,7 +82,8 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerBas
     if (options !== null && typeof options === 'object' && options.session === undefined) options.session = false;
     // One action per request, whatever happens; an action that throws is reported through error().
     let settled = false;
-    const watch = abortOnHangUp(req);
+    // Express puts the response on the request (absent or null outside Express).
+    const watch = abortOnHangUp((req as { res?: unknown }).res);
     const succeed = (user: Express.User, info: object | undefined): void => {
       if (settled) return;
       settled = true;
@@ -151,33 +152,4 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerBas
       this.logger.error({ errorMessage: again instanceof Error ? again.message : String(again) }, 'passport-game-platform: error() threw');
     }
   }
-}
-
-// Express puts the response on the request: abort the platform call when the client hangs up.
-// Other frameworks hand passport other shapes (Socket.IO's polling handshake has `res: null`,
-// a gateway passes a socket): anything that is not an event emitter means "nothing to watch".
-function abortOnHangUp(req: Request): { signal: AbortSignal; stop(): void } | undefined {
-  const res: unknown = (req as { res?: unknown } | null | undefined)?.res;
-  if (res === null || typeof res !== 'object') return undefined;
-  const emitter = res as Partial<Pick<Request['res'] & object, 'once' | 'off' | 'writableEnded'>>;
-  if (typeof emitter.once !== 'function' || typeof emitter.off !== 'function') return undefined;
-  const aborter = new AbortController();
-  const onClose = (): void => {
-    if (emitter.writableEnded !== true) aborter.abort(CALLER_GONE);
-  };
-  try {
-    emitter.once('close', onClose);
-  } catch {
-    return undefined;
-  }
-  return {
-    signal: aborter.signal,
-    stop: () => {
-      try {
-        emitter.off!('close', onClose);
-      } catch {
-        // A foreign emitter that cannot remove its listener costs one closure, not an answer.
-      }
-    },
-  };
 }

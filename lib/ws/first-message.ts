@@ -3,7 +3,7 @@ import type { RawData, WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticate.js';
 import { CALLER_GONE } from '../http/aborted.js';
 import { PlatformError, missingCredentials } from '../errors/index.js';
-import { problemResponse } from '../middleware/problem-response.js';
+import { problemResponse } from '../adapters/problem-response.js';
 import { closeCodeFor, WS_CLOSE } from '../realtime/close-codes.js';
 import type { HandshakeToken } from '../realtime/handshake.js';
 import type { PendingHandshakes } from '../realtime/pending-handshakes.js';

@@ -9,6 +9,3 @@ export type { WebSocketAuthOptions, AttachedWebSocket } from './websocket-auth.j
 export { refuseUnservedUpgrades } from './unserved-upgrades.js';
 export { DEFAULT_HEARTBEAT_INTERVAL_MS } from './heartbeat.js';
 export { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_PRE_AUTH_BYTES } from '../realtime/byte-bounds.js';
-export { SessionRegistry, LiveConnection, Reverifier, WS_CLOSE, closeCodeFor, DEFAULT_REVERIFY_INTERVAL_MS, DEFAULT_REVERIFY_GRACE_MS, DEFAULT_MIN_REFRESH_INTERVAL_MS } from '../realtime/index.js';
-export type { SessionRegistryOptions, ReverifyOptions, ReverifyStats, RefreshResult, Transport, SessionEndReason, ConnectionEnding, SessionEndEvent } from '../realtime/index.js';
-export type { TokenGroup, ConnectionCloser, ConnectionInit } from '../realtime/index.js';

@@ -4,7 +4,7 @@ import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { Authenticator } from '../auth/authenticate.js';
 import { CALLER_GONE } from '../http/aborted.js';
 import { PlatformError } from '../errors/index.js';
-import { problemResponse } from '../middleware/problem-response.js';
+import { problemResponse } from '../adapters/problem-response.js';
 import { checkByteBound, DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_PRE_AUTH_BYTES } from '../realtime/byte-bounds.js';
 import { handshakeToken, handshakeView, type HandshakeToken } from '../realtime/handshake.js';
 import { PendingHandshakes, shuttingDown } from '../realtime/pending-handshakes.js';

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, RawData } from 'ws';
-import type { ProblemResponse } from '../middleware/problem-response.js';
+import type { ProblemResponse } from '../adapters/problem-response.js';
 import { DEFAULT_MAX_BUFFERED_BYTES, exceedsOutbound, OUTBOUND_OVERFLOW } from '../realtime/byte-bounds.js';
 import { closeFrameFor } from '../realtime/close-codes.js';
 import type { ConnectionEnding } from '../realtime/types.js';

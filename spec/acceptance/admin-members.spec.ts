@@ -1,13 +1,13 @@
 import request from 'supertest';
-import { APP_DEMO, startAppHarness } from '../support/app-harness.js';
+import { DEMO, startAppHarness } from '../support/app-harness.js';
 import type { AppHarness } from '../support/app-harness.js';
 
 let h: AppHarness;
 let adminToken: string;
 
 beforeAll(async () => {
-  h = await startAppHarness({ app: { adminMemberNos: new Set([APP_DEMO.admin, APP_DEMO.big]) } });
-  adminToken = h.token(APP_DEMO.admin);
+  h = await startAppHarness({ app: { adminMemberNos: new Set([DEMO.admin, DEMO.big]) } });
+  adminToken = h.token(DEMO.admin);
 });
 
 beforeEach(() => h.emulator.clearRequests());
@@ -20,27 +20,27 @@ const asAdmin = (query: string) => request(h.app).get(`/admin/members${query}`).
 
 describe('GET /admin/members', () => {
   it('looks a member up by member_no (E3)', async () => {
-    const res = await asAdmin(`?search_type=member_no&value=${APP_DEMO.player}`);
+    const res = await asAdmin(`?search_type=member_no&value=${DEMO.player}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ member_no: APP_DEMO.player, guid: APP_DEMO.playerGuid });
+    expect(res.body).toEqual({ member_no: DEMO.player, guid: DEMO.playerGuid });
   });
 
   it('looks a member up by guid, and accepts the upper-case search_type', async () => {
-    const res = await asAdmin(`?search_type=GUID&value=${APP_DEMO.playerGuid}`);
+    const res = await asAdmin(`?search_type=GUID&value=${DEMO.playerGuid}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ member_no: APP_DEMO.player, guid: APP_DEMO.playerGuid });
+    expect(res.body).toEqual({ member_no: DEMO.player, guid: DEMO.playerGuid });
   });
 
   it('answers guid null for a member without one', async () => {
-    const res = await asAdmin(`?search_type=member_no&value=${APP_DEMO.noGuid}`);
-    expect(res.body).toEqual({ member_no: APP_DEMO.noGuid, guid: null });
+    const res = await asAdmin(`?search_type=member_no&value=${DEMO.noGuid}`);
+    expect(res.body).toEqual({ member_no: DEMO.noGuid, guid: null });
   });
 
   it('keeps identifiers above 2^53 exact, both ways', async () => {
-    const byGuid = await asAdmin(`?search_type=guid&value=${APP_DEMO.bigGuid}`);
-    expect(byGuid.text).toBe(`{"member_no":"${APP_DEMO.big}","guid":"${APP_DEMO.bigGuid}"}`);
-    const bigAdmin = await request(h.app).get(`/admin/members?search_type=member_no&value=${APP_DEMO.big}`)
-      .set('Authorization', `Bearer ${h.token(APP_DEMO.big)}`);
+    const byGuid = await asAdmin(`?search_type=guid&value=${DEMO.bigGuid}`);
+    expect(byGuid.text).toBe(`{"member_no":"${DEMO.big}","guid":"${DEMO.bigGuid}"}`);
+    const bigAdmin = await request(h.app).get(`/admin/members?search_type=member_no&value=${DEMO.big}`)
+      .set('Authorization', `Bearer ${h.token(DEMO.big)}`);
     expect(bigAdmin.status).toBe(200);
   });
 
@@ -52,8 +52,8 @@ describe('GET /admin/members', () => {
   });
 
   it('answers 403 access_denied to a player who is not an admin, without looking anything up', async () => {
-    const res = await request(h.app).get(`/admin/members?search_type=member_no&value=${APP_DEMO.admin}`)
-      .set('Authorization', `Bearer ${h.token(APP_DEMO.player)}`);
+    const res = await request(h.app).get(`/admin/members?search_type=member_no&value=${DEMO.admin}`)
+      .set('Authorization', `Bearer ${h.token(DEMO.player)}`);
     expect(res.status).toBe(403);
     expect(res.headers['www-authenticate']).toBe('Bearer realm="game-platform", error="insufficient_scope"'); // RFC 6750 3.1 (was: none)
     expect(res.body).toMatchObject({ status: 403, action: 'denied' });
@@ -63,7 +63,7 @@ describe('GET /admin/members', () => {
   });
 
   it('answers 401 without credentials', async () => {
-    const res = await request(h.app).get(`/admin/members?search_type=member_no&value=${APP_DEMO.player}`);
+    const res = await request(h.app).get(`/admin/members?search_type=member_no&value=${DEMO.player}`);
     expect(res.status).toBe(401);
     expect(res.body.action).toBe('login');
   });

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { APP_DEMO, startAppHarness } from '../support/app-harness.js';
+import { DEMO, startAppHarness } from '../support/app-harness.js';
 import type { AppHarness } from '../support/app-harness.js';
 
 // The error table of docs/errors.md, row by row, through the example app's protected routes.
@@ -78,7 +78,7 @@ describe('error answers of /api/me (the README error table)', () => {
   });
 
   it('answers 403 register_device with code 46217 and no challenge', async () => {
-    const res = await request(h.app).get('/api/me').set(...bearer(h.token(APP_DEMO.unregistered)));
+    const res = await request(h.app).get('/api/me').set(...bearer(h.token(DEMO.unregistered)));
     expect(res.status).toBe(403);
     expect(res.headers['www-authenticate']).toBeUndefined();
     expect(res.body).toMatchObject({ status: 403, action: 'register_device', code: 46217 });
@@ -90,7 +90,7 @@ describe('error answers of /api/me (the README error table)', () => {
     ['a dropped connection', { type: 'drop' as const }],
     ['a hang', { type: 'hang' as const }],
   ])('answers 503 retry_later with Retry-After when the platform keeps failing: %s', async (_name, fault) => {
-    const token = h.token(APP_DEMO.player);
+    const token = h.token(DEMO.player);
     h.emulator.injectFault({ endpoint: 'E2', count: -1, ...fault });
     const started = Date.now();
     const res = await request(h.app).get('/api/me').set(...bearer(token));
@@ -120,7 +120,7 @@ describe('error answers of /api/me (the README error table)', () => {
   });
 
   it('ignores access_token in a JSON body: 401 login without calling the platform', async () => {
-    const res = await request(h.app).get('/api/me').send({ access_token: h.token(APP_DEMO.player) });
+    const res = await request(h.app).get('/api/me').send({ access_token: h.token(DEMO.player) });
     expect(res.status).toBe(401);
     expect(res.body.action).toBe('login');
     expect(verifyCalls()).toBe(0);
@@ -141,7 +141,7 @@ describe.each([
 
   it(`answers 500 contact_support with code ${code}, never 401, and leaks no secret`, async () => {
     for (let i = 0; i < 3; i += 1) {
-      const res = await request(h.app).get('/api/me').set(...bearer(h.token(APP_DEMO.player)));
+      const res = await request(h.app).get('/api/me').set(...bearer(h.token(DEMO.player)));
       expect(res.status).toBe(500);
       expect(res.headers['www-authenticate']).toBeUndefined();
       expect(res.body).toMatchObject({ status: 500, action: 'contact_support', code });

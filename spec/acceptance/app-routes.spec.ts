@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createApp } from '../../example-app/create-app.js';
-import { APP_DEMO, startAppHarness } from '../support/app-harness.js';
+import { DEMO, startAppHarness } from '../support/app-harness.js';
 import type { AppHarness } from '../support/app-harness.js';
 
 let h: AppHarness;
@@ -33,26 +33,26 @@ describe('example app routes', () => {
   });
 
   it('GET /api/me answers the player of the bearer token', async () => {
-    const res = await request(h.app).get('/api/me').set(...bearer(h.token(APP_DEMO.player)));
+    const res = await request(h.app).get('/api/me').set(...bearer(h.token(DEMO.player)));
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.body).toEqual({ member_no: APP_DEMO.player, guid: APP_DEMO.playerGuid });
+    expect(res.body).toEqual({ member_no: DEMO.player, guid: DEMO.playerGuid });
   });
 
   it('GET /api/me answers guid null for a member who has not accepted the terms', async () => {
-    const res = await request(h.app).get('/api/me').set(...bearer(h.token(APP_DEMO.noGuid)));
+    const res = await request(h.app).get('/api/me').set(...bearer(h.token(DEMO.noGuid)));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ member_no: APP_DEMO.noGuid, guid: null });
+    expect(res.body).toEqual({ member_no: DEMO.noGuid, guid: null });
   });
 
   it('keeps identifiers above 2^53 exact, as strings', async () => {
-    const res = await request(h.app).get('/api/me').set(...bearer(h.token(APP_DEMO.big)));
+    const res = await request(h.app).get('/api/me').set(...bearer(h.token(DEMO.big)));
     expect(res.status).toBe(200);
-    expect(res.text).toBe(`{"member_no":"${APP_DEMO.big}","guid":"${APP_DEMO.bigGuid}"}`);
+    expect(res.text).toBe(`{"member_no":"${DEMO.big}","guid":"${DEMO.bigGuid}"}`);
   });
 
   it('accepts a lower-case scheme and extra spaces (RFC 6750)', async () => {
-    const res = await request(h.app).get('/api/me').set('Authorization', `bearer   ${h.token(APP_DEMO.player)}`);
+    const res = await request(h.app).get('/api/me').set('Authorization', `bearer   ${h.token(DEMO.player)}`);
     expect(res.status).toBe(200);
   });
 
@@ -80,7 +80,7 @@ describe('example app routes', () => {
     expect(res.body).toEqual({
       login_url: `${h.emulator.url}/_emulator/web/login`,
       logout_url: `${h.emulator.url}/_emulator/web/logout`,
-      game_id: APP_DEMO.gameId,
+      game_id: DEMO.gameId,
     });
   });
 

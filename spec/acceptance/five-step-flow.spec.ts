@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { SimulatedClient } from '../../lib/testkit/index.js';
 import type { Realtime } from '../../example-app/realtime.js';
-import { APP_DEMO, listenWithRealtime, startAppHarness } from '../support/app-harness.js';
+import { DEMO, listenWithRealtime, startAppHarness } from '../support/app-harness.js';
 import { openIo } from '../support/realtime-harness.js';
 import type { AppHarness } from '../support/app-harness.js';
 
@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 function newClient(): SimulatedClient {
-  return new SimulatedClient({ emulatorUrl: h.emulator.url, gameId: APP_DEMO.gameId, clock: h.emulator });
+  return new SimulatedClient({ emulatorUrl: h.emulator.url, gameId: DEMO.gameId, clock: h.emulator });
 }
 
 function getMe(token: string | null) {
@@ -32,12 +32,12 @@ describe('the five-step flow through the example app', () => {
   it('login, read the token, send it, the server gets an API token once and verifies each call', async () => {
     h.emulator.clearRequests();
     const client = newClient();
-    await client.login(APP_DEMO.player); // 1
+    await client.login(DEMO.player); // 1
     for (let i = 0; i < 3; i += 1) {
       const token = await client.readAccessToken(); // 2: read at each use
       const res = await getMe(token); // 3
       expect(res.status).toBe(200); // 5
-      expect(res.body).toEqual({ member_no: APP_DEMO.player, guid: APP_DEMO.playerGuid });
+      expect(res.body).toEqual({ member_no: DEMO.player, guid: DEMO.playerGuid });
     }
     expect(h.emulator.requests({ endpoint: 'E1' }).length).toBeLessThanOrEqual(1); // 4: shared, cached
     expect(h.emulator.requests({ endpoint: 'E2' })).toHaveLength(3);
@@ -45,7 +45,7 @@ describe('the five-step flow through the example app', () => {
 
   it('keeps working across the SDK renewal at 80 %; a server-held old copy gets 401 relogin', async () => {
     const client = newClient();
-    const first = await client.login(APP_DEMO.player);
+    const first = await client.login(DEMO.player);
     h.emulator.advanceClock(LIFETIME_MS * 0.8);
     const renewed = await client.readAccessToken();
     expect(renewed).not.toBe(first);
@@ -57,7 +57,7 @@ describe('the five-step flow through the example app', () => {
 
   it('after logout the client reads null and the old token gets 401 relogin', async () => {
     const client = newClient();
-    const token = await client.login(APP_DEMO.player);
+    const token = await client.login(DEMO.player);
     await client.logout();
     const read = await client.readAccessToken();
     expect(read).toBeNull();
@@ -69,7 +69,7 @@ describe('the five-step flow through the example app', () => {
 
   it('after a long suspension: 401 relogin, the client re-reads, still expired, re-logs in, and works', async () => {
     const client = newClient();
-    await client.login(APP_DEMO.player);
+    await client.login(DEMO.player);
     expect((await getMe(await client.readAccessToken())).status).toBe(200);
     client.suspend();
     h.emulator.advanceClock(LIFETIME_MS + 3_600_000);
@@ -82,13 +82,13 @@ describe('the five-step flow through the example app', () => {
     expect(recovered.how).toBe('relogin');
     const res = await getMe(recovered.token);
     expect(res.status).toBe(200);
-    expect(res.body.member_no).toBe(APP_DEMO.player);
+    expect(res.body.member_no).toBe(DEMO.player);
   });
 
   it('a re-login changes the token; the previous one gets 401 relogin', async () => {
     const client = newClient();
-    const first = await client.login(APP_DEMO.player);
-    const second = await client.login(APP_DEMO.player);
+    const first = await client.login(DEMO.player);
+    const second = await client.login(DEMO.player);
     expect((await getMe(first)).status).toBe(401);
     expect((await getMe(second)).status).toBe(200);
   });
@@ -100,7 +100,7 @@ describe('a 7-hour session on one live connection', () => {
     const registry = (h.app.locals.realtime as Realtime).registry;
     try {
       const client = newClient();
-      const first = await client.login(APP_DEMO.player);
+      const first = await client.login(DEMO.player);
       const { socket } = await openIo(app.url, { token: first });
       client.holdSocket(socket);
       // Seven hours in 15-minute steps: the SDK renews at 80 % (4.8 h), the server re-verifies each step.
@@ -112,7 +112,7 @@ describe('a 7-hour session on one live connection', () => {
       }
       expect(client.renewals).toBe(1);
       expect(client.socketRefreshes).toBe(1);
-      expect(await socket.emitWithAck('ping')).toEqual({ member_no: APP_DEMO.player });
+      expect(await socket.emitWithAck('ping')).toEqual({ member_no: DEMO.player });
       // The first token died with the renewal; the connection lives on the new one.
       expect((await getMe(first)).status).toBe(401);
       socket.close();

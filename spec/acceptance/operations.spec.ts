@@ -2,10 +2,10 @@ import { Gauge, Registry } from 'prom-client';
 import { loadMetricsSettings } from '../../example-app/metrics-config.js';
 import { metricsApp } from '../../example-app/routes/metrics.js';
 import type { HealthExtras } from '../../lib/index.js';
-import { APP_DEMO, listenOnLoopback, startAppHarness } from '../support/app-harness.js';
+import { DEMO, listenOnLoopback, startAppHarness } from '../support/app-harness.js';
 import type { AppHarness, AppHarnessOptions } from '../support/app-harness.js';
 
-// Issue 15: /readyz in each state, /metrics after a scripted mix of outcomes.
+// /readyz in each state, /metrics after a scripted mix of outcomes.
 
 async function withApp(options: AppHarnessOptions, fn: (h: AppHarness, url: string) => Promise<void>): Promise<void> {
   const harness = await startAppHarness(options);
@@ -18,7 +18,7 @@ async function withApp(options: AppHarnessOptions, fn: (h: AppHarness, url: stri
   }
 }
 
-const get = async (url: string, token?: string): Promise<{ status: number; body: string; json: () => any }> => {
+const get = async (url: string, token?: string): Promise<{ status: number; body: string; json: () => Record<string, unknown> }> => {
   const res = await fetch(url, token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } });
   const body = await res.text();
   return { status: res.status, body, json: () => JSON.parse(body) };
@@ -33,7 +33,7 @@ describe('GET /readyz', () => {
       expect(ready.status).toBe(200);
       expect(ready.json()).toEqual({ status: 'ready', apiToken: { held: true, expiresInS: expect.any(Number) }, circuit: 'closed', inFlight: 0, queued: 0, liveConnections: 0 });
       expect(ready.body).not.toContain(await h.client.provider.getToken());
-      expect(ready.body).not.toContain(APP_DEMO.clientSecret);
+      expect(ready.body).not.toContain(DEMO.clientSecret);
       expect((await get(`${url}/healthz`)).status).toBe(200);
     });
   });
@@ -53,8 +53,8 @@ describe('GET /readyz', () => {
     await withApp({ client }, async (h, url) => {
       await h.client.ready();
       h.emulator.injectFault({ endpoint: 'E2', type: 'http5xx', count: 2 });
-      expect((await get(`${url}/api/me`, h.token(APP_DEMO.player))).status).toBe(503);
-      expect((await get(`${url}/api/me`, h.token(APP_DEMO.player))).status).toBe(503);
+      expect((await get(`${url}/api/me`, h.token(DEMO.player))).status).toBe(503);
+      expect((await get(`${url}/api/me`, h.token(DEMO.player))).status).toBe(503);
       const res = await get(`${url}/readyz`);
       expect(res.status).toBe(503);
       expect(res.json()).toMatchObject({ status: 'not_ready', reasons: ['platform_down'], circuit: 'open' });
@@ -167,14 +167,14 @@ describe('GET /metrics', () => {
     const metrics = new Registry();
     await withApp({ client: { retries: 0, cache: { ttlMs: 60_000 } }, app: { metrics, metricsToken: METRICS_TOKEN } }, async (h, url) => {
       await h.client.ready();
-      const player = h.token(APP_DEMO.player);
+      const player = h.token(DEMO.player);
       expect((await get(`${url}/api/me`, player)).status).toBe(200);
       expect((await get(`${url}/api/me`, player)).status).toBe(200); // cache hit
-      expect((await get(`${url}/api/me`, h.token(APP_DEMO.admin))).status).toBe(200);
+      expect((await get(`${url}/api/me`, h.token(DEMO.admin))).status).toBe(200);
       expect((await get(`${url}/api/me`, 'well-formed-but-unknown-token')).status).toBe(401);
-      expect((await get(`${url}/api/me`, h.token(APP_DEMO.unregistered))).status).toBe(403);
+      expect((await get(`${url}/api/me`, h.token(DEMO.unregistered))).status).toBe(403);
       h.emulator.injectFault({ endpoint: 'E2', type: 'code', code: 50000, count: 1 });
-      expect((await get(`${url}/api/me`, h.token(APP_DEMO.noGuid))).status).toBe(503);
+      expect((await get(`${url}/api/me`, h.token(DEMO.noGuid))).status).toBe(503);
       const res = await get(`${url}/metrics`, METRICS_TOKEN);
       expect(res.status).toBe(200);
       const lines = res.body.split('\n');

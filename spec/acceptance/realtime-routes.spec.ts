@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { APP_DEMO, listenWithRealtime, startAppHarness, type AppHarness } from '../support/app-harness.js';
+import { DEMO, listenWithRealtime, startAppHarness, type AppHarness } from '../support/app-harness.js';
 import { ioDisconnected, nextIo, openIo, openWs } from '../support/realtime-harness.js';
 
 describe('example app: Socket.IO and /ws on the API port, logout and admin disconnect', () => {
@@ -16,12 +16,12 @@ describe('example app: Socket.IO and /ws on the API port, logout and admin disco
   const post = (path: string, token: string): Promise<Response> => fetch(`${app.url}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
 
   it('answers ping on both transports with the member of the connection', async () => {
-    const token = harness.token(APP_DEMO.player);
+    const token = harness.token(DEMO.player);
     const { socket } = await openIo(app.url, { token });
-    expect(await socket.emitWithAck('ping')).toEqual({ member_no: APP_DEMO.player });
+    expect(await socket.emitWithAck('ping')).toEqual({ member_no: DEMO.player });
     const probe = await openWs(`${app.url.replace('http', 'ws')}/ws`, { Authorization: `Bearer ${token}` });
     probe.ws.send(JSON.stringify({ type: 'ping' }));
-    expect(await probe.next('pong')).toEqual({ type: 'pong', member_no: APP_DEMO.player });
+    expect(await probe.next('pong')).toEqual({ type: 'pong', member_no: DEMO.player });
     expect(app.realtime.size).toBe(2);
     socket.close();
     probe.ws.close();
@@ -29,9 +29,9 @@ describe('example app: Socket.IO and /ws on the API port, logout and admin disco
   });
 
   it('POST /api/logout answers 204 and ends that token\'s connections (session:ended logout), not the others', async () => {
-    const token = harness.token(APP_DEMO.player);
+    const token = harness.token(DEMO.player);
     const { socket } = await openIo(app.url, { token });
-    const other = await openIo(app.url, { token: harness.token(APP_DEMO.player) });
+    const other = await openIo(app.url, { token: harness.token(DEMO.player) });
     const probe = await openWs(`${app.url.replace('http', 'ws')}/ws`, { Authorization: `Bearer ${token}` });
     const ended = nextIo(socket, 'session:ended');
     const response = await post('/api/logout', token);
@@ -44,14 +44,14 @@ describe('example app: Socket.IO and /ws on the API port, logout and admin disco
   });
 
   it('POST /admin/members/<member_no>/disconnect ends the member\'s connections (202, session:ended admin); 403 for others', async () => {
-    const { socket } = await openIo(app.url, { token: harness.token(APP_DEMO.player) });
-    const denied = await post(`/admin/members/${APP_DEMO.player}/disconnect`, harness.token(APP_DEMO.player));
+    const { socket } = await openIo(app.url, { token: harness.token(DEMO.player) });
+    const denied = await post(`/admin/members/${DEMO.player}/disconnect`, harness.token(DEMO.player));
     expect(denied.status).toBe(403);
     expect(socket.connected).toBe(true);
     const ended = nextIo(socket, 'session:ended');
-    const response = await post(`/admin/members/${APP_DEMO.player}/disconnect`, harness.token(APP_DEMO.admin));
+    const response = await post(`/admin/members/${DEMO.player}/disconnect`, harness.token(DEMO.admin));
     expect(response.status).toBe(202);
-    expect(await response.json()).toEqual({ member_no: APP_DEMO.player, disconnected_here: 1 });
+    expect(await response.json()).toEqual({ member_no: DEMO.player, disconnected_here: 1 });
     expect(await ended).toEqual({ reason: 'admin' });
     expect((await post('/api/logout', 'bad"token')).status).toBe(401);
   });

@@ -4,13 +4,13 @@ import { startEmulator } from '../../lib/emulator/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { startAppProcess } from '../support/app-process.js';
 import type { AppProcess } from '../support/app-process.js';
-import { APP_DEMO } from '../support/app-harness.js';
+import { DEMO } from '../support/app-harness.js';
 import { openIo, openWs } from '../support/realtime-harness.js';
 import { startTestRedis } from '../support/redis-server.js';
 import type { TestRedis } from '../support/redis-server.js';
 import { until } from '../support/until.js';
 
-// Issue 14: three example-app processes behind one Redis, against one emulator.
+// Three example-app processes behind one Redis, against one emulator.
 const READY = /Ready: (http:\/\/127\.0\.0\.1:\d+)/;
 const METRICS_TOKEN = 'scale-out-scrape-token-42';
 
@@ -20,7 +20,7 @@ describe('three example-app instances on one Redis', () => {
   let apps: AppProcess[] = [];
   let urls: string[] = [];
   const e2Count = (): number => emulator.requests({ endpoint: 'E2' }).length;
-  const token = (memberNo: string): string => emulator.login(memberNo, APP_DEMO.gameId).access_token;
+  const token = (memberNo: string): string => emulator.login(memberNo, DEMO.gameId).access_token;
   const get = async (url: string, bearer: string, method = 'GET'): Promise<number> =>
     (await fetch(url, { method, headers: { Authorization: `Bearer ${bearer}` } })).status;
 
@@ -30,10 +30,10 @@ describe('three example-app instances on one Redis', () => {
     apps = ([{ METRICS_TOKEN }, { METRICS_PORT: '0' }, {}] as Array<Record<string, string>>).map((metricsEnv) => startAppProcess({
       PORT: '0',
       PLATFORM_BASE_URL: emulator.url,
-      PLATFORM_CLIENT_ID: APP_DEMO.clientId,
-      PLATFORM_CLIENT_SECRET: APP_DEMO.clientSecret,
-      PLATFORM_GAME_ID: APP_DEMO.gameId,
-      ADMIN_MEMBER_NOS: APP_DEMO.admin,
+      PLATFORM_CLIENT_ID: DEMO.clientId,
+      PLATFORM_CLIENT_SECRET: DEMO.clientSecret,
+      PLATFORM_GAME_ID: DEMO.gameId,
+      ADMIN_MEMBER_NOS: DEMO.admin,
       REDIS_URL: redis.url,
       REDIS_PREFIX: 'pgp-scale:',
       VERIFY_CACHE_TTL_MS: '60000',
@@ -68,7 +68,7 @@ describe('three example-app instances on one Redis', () => {
   });
 
   it('spreads one player over three instances with one E2 call per cache lifetime', async () => {
-    const bearer = token(APP_DEMO.player);
+    const bearer = token(DEMO.player);
     const before = e2Count();
     expect(await get(`${urls[0]}/api/me`, bearer)).toBe(200);
     // Entries are written after the answer: wait for the first to land in Redis, then spread.
@@ -80,7 +80,7 @@ describe('three example-app instances on one Redis', () => {
   });
 
   it('logout on one instance makes the other two answer 401 within 500 ms though the platform still accepts the token', async () => {
-    const bearer = token(APP_DEMO.player);
+    const bearer = token(DEMO.player);
     for (const url of urls) expect(await get(`${url}/api/me`, bearer)).toBe(200);
     expect(await get(`${urls[0]}/api/logout`, bearer, 'POST')).toBe(204);
     const started = performance.now();
@@ -89,20 +89,20 @@ describe('three example-app instances on one Redis', () => {
     const problem = await (await fetch(`${urls[2]}/api/me`, { headers: { Authorization: `Bearer ${bearer}` } })).json() as { action: string };
     expect(problem.action).toBe('relogin');
     // The platform itself still accepts it: the refusal is the game's revocation.
-    const direct = new PlatformClient({ baseUrl: emulator.url, clientId: APP_DEMO.clientId, clientSecret: APP_DEMO.clientSecret, gameId: APP_DEMO.gameId });
+    const direct = new PlatformClient({ baseUrl: emulator.url, clientId: DEMO.clientId, clientSecret: DEMO.clientSecret, gameId: DEMO.gameId });
     try {
-      await expect(direct.verifyUserToken(bearer)).resolves.toMatchObject({ memberNo: APP_DEMO.player });
+      await expect(direct.verifyUserToken(bearer)).resolves.toMatchObject({ memberNo: DEMO.player });
     } finally {
       await direct.close();
     }
   });
 
   it('an admin disconnect ends the member\'s sockets on all three instances', async () => {
-    const member = APP_DEMO.player;
+    const member = DEMO.player;
     const sockets = await Promise.all(urls.map((url) => openIo(url, { token: token(member) })));
     const ws = await Promise.all(urls.map((url) => openWs(`${url.replace('http', 'ws')}/ws`, { Authorization: `Bearer ${token(member)}` })));
     const ended = sockets.map(({ socket }) => new Promise((resolve) => socket.once('session:ended', resolve)));
-    const admin = token(APP_DEMO.admin);
+    const admin = token(DEMO.admin);
     expect(await get(`${urls[1]}/admin/members/${member}/disconnect`, admin, 'POST')).toBe(202);
     expect(await Promise.all(ended)).toEqual([{ reason: 'admin' }, { reason: 'admin' }, { reason: 'admin' }]);
     const closes = await Promise.all(ws.map((w) => w.closed));
@@ -124,7 +124,7 @@ describe('three example-app instances on one Redis', () => {
       const [status, body] = await readiness(url);
       expect([status, body.degraded]).toEqual([200, ['store']]);
     }
-    const bearer = token(APP_DEMO.player);
+    const bearer = token(DEMO.player);
     const before = e2Count();
     for (const url of urls) expect(await get(`${url}/api/me`, bearer)).toBe(200);
     expect(e2Count() - before).toBe(3); // no sharing, no failure
@@ -133,7 +133,7 @@ describe('three example-app instances on one Redis', () => {
       const states = await Promise.all(urls.map(async (url) => (await readiness(url))[1].status));
       return states.every((s) => s === 'ready');
     }, 8000, 'every instance to reconnect');
-    const fresh = token(APP_DEMO.player);
+    const fresh = token(DEMO.player);
     expect(await get(`${urls[0]}/api/me`, fresh)).toBe(200);
     const afterFirst = e2Count();
     await until(async () => (await get(`${urls[2]}/api/me`, fresh)) === 200 && e2Count() === afterFirst, 2000, 'sharing restored');
@@ -149,7 +149,7 @@ describe('three example-app instances on one Redis', () => {
       // The session-end log is a stream; every other key a string.
       for (const key of keys) dump.push(key, (await raw.type(key)) === 'stream' ? await raw.xRange(key, '-', '+') : await raw.get(key));
       const text = JSON.stringify(dump);
-      for (const secret of [fresh, bearer, APP_DEMO.clientSecret]) expect(text).not.toContain(secret);
+      for (const secret of [fresh, bearer, DEMO.clientSecret]) expect(text).not.toContain(secret);
       for (const key of keys) expect(key).toMatch(/^pgp-scale:((E2|web|revoked):[0-9a-f]{64}|session-end-log)$/);
     } finally {
       await raw.close();

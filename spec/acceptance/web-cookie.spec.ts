@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { APP_DEMO, startAppHarness } from '../support/app-harness.js';
+import { DEMO, startAppHarness } from '../support/app-harness.js';
 import type { AppHarness } from '../support/app-harness.js';
 
 // The web flow: the emulator's login page sets the web token cookie, the
@@ -31,11 +31,11 @@ describe('GET /api/event/me with the web token cookie', () => {
   });
 
   it('answers the member of the SUAT cookie', async () => {
-    const cookie = await webLogin(h, APP_DEMO.player);
+    const cookie = await webLogin(h, DEMO.player);
     expect(cookie).toMatch(/^SUAT=[\w-]+\.[\w-]+\.[\w-]+$/);
     const res = await request(h.app).get('/api/event/me').set('Cookie', cookie);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ member_no: APP_DEMO.player, guid: APP_DEMO.playerGuid });
+    expect(res.body).toEqual({ member_no: DEMO.player, guid: DEMO.playerGuid });
     expect(h.emulator.requests({ endpoint: 'web' }).length).toBeGreaterThan(0);
   });
 
@@ -46,13 +46,13 @@ describe('GET /api/event/me with the web token cookie', () => {
   });
 
   it('also accepts a bearer user token', async () => {
-    const res = await request(h.app).get('/api/event/me').set('Authorization', `Bearer ${h.token(APP_DEMO.noGuid)}`);
+    const res = await request(h.app).get('/api/event/me').set('Authorization', `Bearer ${h.token(DEMO.noGuid)}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ member_no: APP_DEMO.noGuid, guid: null });
+    expect(res.body).toEqual({ member_no: DEMO.noGuid, guid: null });
   });
 
   it('answers 401 relogin after the emulator logout revoked the cookie token', async () => {
-    const cookie = await webLogin(h, APP_DEMO.player);
+    const cookie = await webLogin(h, DEMO.player);
     const logout = await fetch(`${h.emulator.url}/_emulator/web/logout?redirect_url=${encodeURIComponent(PAGE)}`, {
       redirect: 'manual',
       headers: { cookie },
@@ -65,7 +65,7 @@ describe('GET /api/event/me with the web token cookie', () => {
   });
 
   it('answers 401 relogin once the web token has expired', async () => {
-    const cookie = await webLogin(h, APP_DEMO.admin);
+    const cookie = await webLogin(h, DEMO.admin);
     h.emulator.advanceClock(6 * 3_600_000 + 1000);
     const res = await request(h.app).get('/api/event/me').set('Cookie', cookie);
     expect(res.status).toBe(401);
@@ -73,15 +73,15 @@ describe('GET /api/event/me with the web token cookie', () => {
   });
 
   it('does not take the cookie on /api/me (bearer only)', async () => {
-    const cookie = await webLogin(h, APP_DEMO.player);
+    const cookie = await webLogin(h, DEMO.player);
     const res = await request(h.app).get('/api/me').set('Cookie', cookie);
     expect(res.status).toBe(401);
     expect(res.body.action).toBe('login');
   });
 
   it('answers 400 for two different token cookies (ambiguous)', async () => {
-    const a = await webLogin(h, APP_DEMO.player);
-    const b = await webLogin(h, APP_DEMO.admin);
+    const a = await webLogin(h, DEMO.player);
+    const b = await webLogin(h, DEMO.admin);
     const res = await request(h.app).get('/api/event/me').set('Cookie', `${a}; ${b}`);
     expect(res.status).toBe(400);
   });
@@ -97,7 +97,7 @@ describe('with another cookie name', () => {
   });
 
   it('reads the configured cookie', async () => {
-    const cookie = await webLogin(h, APP_DEMO.player);
+    const cookie = await webLogin(h, DEMO.player);
     expect(cookie.startsWith('WEBTOKEN=')).toBe(true);
     const res = await request(h.app).get('/api/event/me').set('Cookie', cookie);
     expect(res.status).toBe(200);

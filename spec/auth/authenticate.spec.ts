@@ -194,7 +194,7 @@ describe('the authenticator core', () => {
 });
 
 describe('authorize answers: only true or nothing allows', () => {
-  // Finding: `async (u) => db.countBans(u)` returning 0 let a banned player in.
+  // Only `true` or nothing allows: a hook like `async (u) => db.countBans(u)` returns 0 for a banned player.
   it.each<[string, unknown]>([
     ['0 (a count of bans)', 0], ['an empty string', ''], ['null', null], ['NaN', Number.NaN], ['1', 1], ['"yes"', 'yes'], ['an object', { allowed: true }],
   ])('answers 500 contact_support, never an allow, when authorize returns %s', async (_name, answer) => {

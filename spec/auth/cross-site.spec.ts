@@ -4,13 +4,12 @@ import type { AuthRequest } from '../../lib/auth/types.js';
 import { EXPRESS_VERSIONS, buildApp, loadPassport, type GuardMode } from '../support/http-apps.js';
 import { FAKE_USER, fakeVerifier } from '../support/http-fake-verifier.js';
 
-// Finding: a route that takes the web token from a cookie accepted a
-// cross-site form POST. A browser attaches the cookie to any site's request;
-// for unsafe methods with a cookie token, Sec-Fetch-Site / Origin must say
-// this site (or an allowed origin).
+// A browser attaches a cookie to any site's request, a cross-site form POST
+// included: so for unsafe methods with a cookie token, Sec-Fetch-Site / Origin
+// must say this site (or an allowed origin).
 
 const passport = await loadPassport();
-const MODES: GuardMode[] = passport ? ['requireGameUser', 'passport'] : ['requireGameUser'];
+const MODES: GuardMode[] = ['requireGameUser', 'passport'];
 const COOKIE = 'SUAT=okWeb';
 
 interface Case {

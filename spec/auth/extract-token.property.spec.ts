@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { extractBearerToken } from '../../lib/auth/extract-token.js';
 import { createAuthenticator } from '../../lib/auth/authenticate.js';
-import type { AuthRequest, TokenSources } from '../../lib/auth/types.js';
+import type { AuthRequest } from '../../lib/auth/types.js';
 import { PlatformError } from '../../lib/errors/index.js';
 
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
@@ -42,7 +42,7 @@ describe('extractBearerToken properties', () => {
     fc.assert(
       fc.property(requestArb, (g) => {
         try {
-          const { token } = extractBearerToken(toRequest(g), g.sources as TokenSources);
+          const { token } = extractBearerToken(toRequest(g), g.sources);
           expect(typeof token).toBe('string');
           expect(token).toMatch(B64TOKEN);
           expect(token.length).toBeLessThanOrEqual(4096);

@@ -1,6 +1,6 @@
 import { extractBearerToken } from '../../lib/auth/extract-token.js';
 import type { AuthRequest } from '../../lib/auth/types.js';
-import { PlatformError } from '../../lib/errors/index.js';
+import type { PlatformError } from '../../lib/errors/index.js';
 import { T, attempt, req, type Input, type Outcome } from '../support/http-auth-request.js';
 
 describe('extractBearerToken: the Authorization header (the bad-input rows for header shapes)', () => {

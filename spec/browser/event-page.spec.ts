@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
-import { APP_DEMO, listenWithRealtime, startAppHarness } from '../support/app-harness.js';
+import { DEMO, listenWithRealtime, startAppHarness } from '../support/app-harness.js';
 import type { AppHarness } from '../support/app-harness.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -49,12 +49,12 @@ describe('the web event page in a real browser', () => {
 
     await login.click();
     await page.waitForURL((url) => url.pathname === '/_emulator/web/login');
-    await page.locator(`button[data-member-no="${APP_DEMO.player}"]`).click();
+    await page.locator(`button[data-member-no="${DEMO.player}"]`).click();
 
     await page.waitForURL(`${app.url}/event`);
     await page.getByTestId('player').waitFor({ state: 'visible' });
-    await expectText(page, 'member-no', APP_DEMO.player);
-    await expectText(page, 'guid', APP_DEMO.playerGuid);
+    await expectText(page, 'member-no', DEMO.player);
+    await expectText(page, 'guid', DEMO.playerGuid);
     await mkdir(OUTPUT_DIR, { recursive: true });
     await page.screenshot({ path: join(OUTPUT_DIR, 'event-page-logged-in.png'), fullPage: true });
 
@@ -67,7 +67,7 @@ describe('the web event page in a real browser', () => {
 
   it('asks to log in again once the web token has expired', async () => {
     const page = await newPage();
-    await logIn(page, APP_DEMO.admin);
+    await logIn(page, DEMO.admin);
     harness.emulator.advanceClock(6 * 3_600_000 + 1000);
     await page.reload();
     await expectText(page, 'message', 'Your login has expired. Please log in again.');
@@ -77,13 +77,13 @@ describe('the web event page in a real browser', () => {
 
   it('says "try again later" while the platform fails, and recovers with the retry button', async () => {
     const page = await newPage();
-    await logIn(page, APP_DEMO.player);
+    await logIn(page, DEMO.player);
     harness.emulator.injectFault({ endpoint: 'web', type: 'http5xx', count: -1 });
     await page.reload();
     await expectText(page, 'message', 'The login service is busy right now. Try again in');
     harness.emulator.clearFaults();
     await page.getByTestId('retry-button').click();
-    await expectText(page, 'member-no', APP_DEMO.player);
+    await expectText(page, 'member-no', DEMO.player);
     await page.context().close();
   });
 
@@ -104,8 +104,8 @@ describe('the web event page in a real browser', () => {
 describe('live presence over Socket.IO', () => {
   it('shows the player live, and asks to log in again after a logout on the platform', async () => {
     const page = await newPage();
-    await logIn(page, APP_DEMO.player);
-    await expectText(page, 'presence', `Live: connected as ${APP_DEMO.player}`);
+    await logIn(page, DEMO.player);
+    await expectText(page, 'presence', `Live: connected as ${DEMO.player}`);
     // Log out on the platform in another tab: the event page hears nothing from it.
     const platformTab = await page.context().newPage();
     await platformTab.goto(`${harness.emulator.url}/_emulator/web/logout`);
@@ -117,11 +117,11 @@ describe('live presence over Socket.IO', () => {
 
   it('tells the player an administrator ended the session', async () => {
     const page = await newPage();
-    await logIn(page, APP_DEMO.player);
+    await logIn(page, DEMO.player);
     await expectText(page, 'presence', 'Live: connected');
-    const response = await fetch(`${app.url}/admin/members/${APP_DEMO.player}/disconnect`, {
+    const response = await fetch(`${app.url}/admin/members/${DEMO.player}/disconnect`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${harness.token(APP_DEMO.admin)}` },
+      headers: { Authorization: `Bearer ${harness.token(DEMO.admin)}` },
     });
     expect(response.status).toBe(202);
     await expectText(page, 'message', 'An administrator ended your session.');

@@ -1,6 +1,8 @@
 import { createServer } from 'node:net';
 import { Readable } from 'node:stream';
 import { runCli } from '../../lib/cli/run-cli.js';
+import type { Emulator } from '../../lib/emulator/index.js';
+import { PlatformClient } from '../../lib/index.js';
 import type { CliIo } from '../../lib/cli/io.js';
 
 /** What one in-process CLI run wrote and returned. */
@@ -67,4 +69,14 @@ export function emulatorEnv(url: string, extra: Record<string, string> = {}): Re
     PLATFORM_TIMEOUT_MS: '1000',
     ...extra,
   };
+}
+
+/** The API token the emulator hands the demo client now (to look for it in the transcript). */
+export async function demoApiToken(emulator: Emulator): Promise<string> {
+  const client = new PlatformClient({ baseUrl: emulator.url, clientId: 'demo-client', clientSecret: 'demo-secret', gameId: 'demo-game' });
+  try {
+    return await client.provider.getToken();
+  } finally {
+    void client.close();
+  }
 }

@@ -1,8 +1,7 @@
-import { PlatformClient } from '../../lib/index.js';
 import { startEmulator } from '../../lib/emulator/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { ExitCode } from '../../lib/cli/exit-codes.js';
-import { emulatorEnv, jsonOf, runInProcess, transcript } from './cli-harness.js';
+import { emulatorEnv, demoApiToken, jsonOf, runInProcess, transcript } from './cli-harness.js';
 
 describe('lookup', () => {
   let emulator: Emulator;
@@ -65,9 +64,7 @@ describe('lookup', () => {
   });
 
   it('never printed the client secret or the API token', async () => {
-    const client = new PlatformClient({ baseUrl: emulator.url, clientId: 'demo-client', clientSecret: 'demo-secret', gameId: 'demo-game' });
-    const apiToken = await client.provider.getToken();
-    client.close();
+    const apiToken = await demoApiToken(emulator);
     const all = transcript.join('\n');
     expect(all).not.toContain('demo-secret');
     expect(all).not.toContain(apiToken);

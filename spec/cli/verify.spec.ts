@@ -1,8 +1,7 @@
-import { PlatformClient } from '../../lib/index.js';
 import { startEmulator } from '../../lib/emulator/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { ExitCode } from '../../lib/cli/exit-codes.js';
-import { closedPort, emulatorEnv, jsonOf, runInProcess, transcript } from './cli-harness.js';
+import { closedPort, emulatorEnv, jsonOf, runInProcess, transcript, demoApiToken } from './cli-harness.js';
 
 describe('verify', () => {
   let emulator: Emulator;
@@ -24,7 +23,7 @@ describe('verify', () => {
     const token = login('20005061986');
     const result = await runInProcess(['verify', token], { env: emulatorEnv(emulator.url) });
     expect(result.status).toBe(ExitCode.OK);
-    expect(result.stdout).toMatch(/^✓ Valid user token sha256:[0-9a-f]{8}\n  member_no: 20005061986\n  guid:      200000000397\n$/);
+    expect(result.stdout).toMatch(/^✓ Valid user token sha256:[0-9a-f]{8}\n {2}member_no: 20005061986\n {2}guid: {6}200000000397\n$/);
   });
 
   it('answers --json with the user and the token fingerprint', async () => {
@@ -53,7 +52,7 @@ describe('verify', () => {
     const result = await runInProcess(['verify', token], { env: emulatorEnv(emulator.url) });
     expect(result.status).toBe(ExitCode.FAILURE);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/✗ User token sha256:[0-9a-f]{8} was not accepted\.\n  The platform rejected/);
+    expect(result.stderr).toMatch(/✗ User token sha256:[0-9a-f]{8} was not accepted\.\n {2}The platform rejected/);
     expect(result.stderr).toContain('The platform rejected the user token (40000): it is wrong, expired, refreshed or logged out; the client must log in again.');
     expect(result.stderr).toContain('platform code 40000; kind invalid_token; client action: relogin');
   });
@@ -131,9 +130,7 @@ describe('verify', () => {
   });
 
   it('never printed the client secret, the API token or a full user token', async () => {
-    const client = new PlatformClient({ baseUrl: emulator.url, clientId: 'demo-client', clientSecret: 'demo-secret', gameId: 'demo-game' });
-    const apiToken = await client.provider.getToken();
-    client.close();
+    const apiToken = await demoApiToken(emulator);
     const all = transcript.join('\n');
     expect(userTokens.length).toBeGreaterThan(5);
     expect(all).not.toContain('demo-secret');

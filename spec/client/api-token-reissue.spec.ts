@@ -1,7 +1,7 @@
 import { PlatformClient } from '../../lib/index.js';
 import type { PlatformConfig } from '../../lib/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
-import { DEMO, captureLogger, configFor, recordEvents, rejectionOf, startTestEmulator } from '../support/client-harness.js';
+import { DEMO, recordingLogger, configFor, recordEvents, rejectionOf, startTestEmulator } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';
 
 describe.each(['platform', 'http'] as const)('API token reissue after 40101/40103 (errorStatus "%s")', (errorStatus) => {
@@ -20,7 +20,7 @@ describe.each(['platform', 'http'] as const)('API token reissue after 40101/4010
     emulator = await startTestEmulator({ errorStatus, clock: 'frozen' });
   });
   afterEach(async () => {
-    for (const c of open.splice(0)) c.close();
+    for (const c of open.splice(0)) void c.close();
     await emulator.close();
   });
 
@@ -56,7 +56,7 @@ describe.each(['platform', 'http'] as const)('API token reissue after 40101/4010
   });
 
   it('stops after one reissue when the token is refused again: configuration error, one log line, no loop (E1 may hand the refused token back)', async () => {
-    const logger = captureLogger();
+    const logger = recordingLogger();
     const c = client({ logger });
     await c.provider.getToken();
     emulator.injectFault({ endpoint: 'E2', type: 'code', code: 40101, count: -1 });
@@ -129,7 +129,7 @@ describe('recovery once the platform accepts our API token again', () => {
       expect([expired?.code, served?.code, count('E1')]).toEqual([40103, 0, issuedDuringStorm + 1]);
       expect(await short.provider.getToken()).not.toBe(refused);
     } finally {
-      short.close();
+      await short.close();
     }
   });
 

@@ -18,8 +18,8 @@ describe('PlatformClient options', () => {
       expect([a.provider, b.provider]).toEqual([provider, provider]);
       expect([a.config.gameId, b.config.cache?.ttlMs]).toEqual([DEMO.gameId, 1000]);
     } finally {
-      a.close();
-      b.close();
+      void a.close();
+      void b.close();
       provider.close();
     }
   });
@@ -48,7 +48,7 @@ describe('PlatformClient options', () => {
       expect(server.requests.map((r) => r.url)).toEqual(['/auth/v5/server_token', '/member/v3.0/a%2Fb%3Fc%23d%25/token/verify']);
       expect(server.requests.every((r) => r.headers['caller-id'] === 'a/b?c#d%_SERVER')).toBe(true);
     } finally {
-      client.close();
+      void client.close();
       await server.close();
     }
   });

@@ -6,7 +6,7 @@ import { PlatformClient } from '../../lib/index.js';
 import { rejectionOf } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';
 
-// Issue 12 finding 13: close() stops everything.
+// close() stops everything: timers, sockets, calls in flight.
 
 describe('PlatformClient.close()', () => {
   let server: http.Server;

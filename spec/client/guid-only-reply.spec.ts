@@ -42,7 +42,7 @@ describe('an E2 answer that names only the guid', () => {
       expect(await c.verifyUserToken('user-token')).toEqual({ memberNo: '9007199254740993', guid: '9007199254740995' });
       expect(lookups).toEqual(['9007199254740995']);
     } finally {
-      c.close();
+      void c.close();
     }
   });
 
@@ -52,7 +52,7 @@ describe('an E2 answer that names only the guid', () => {
     try {
       await expect(c.verifyUserToken('user-token')).rejects.toMatchObject({ kind: 'configuration', status: 500, code: 40000 });
     } finally {
-      c.close();
+      void c.close();
     }
   });
 
@@ -62,7 +62,7 @@ describe('an E2 answer that names only the guid', () => {
     try {
       await expect(c.verifyUserToken('user-token')).rejects.toMatchObject({ kind: 'configuration', status: 500, action: 'contact_support' });
     } finally {
-      c.close();
+      void c.close();
     }
   });
 });

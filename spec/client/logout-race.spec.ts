@@ -1,23 +1,14 @@
-import { PlatformClient } from '../../lib/index.js';
-import type { PlatformConfig } from '../../lib/index.js';
+import type { PlatformClient } from '../../lib/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
-import { DEMO, TEST_SEED, configFor, rejectionOf } from '../support/client-harness.js';
+import { DEMO, TEST_SEED, clientsOn, rejectionOf } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';
 import { until } from '../support/until.js';
 
-// Hardening 6: a forget (the player logged out) must win over a verification already in flight.
+// A forget (the player logged out) must win over a verification already in flight.
 describe('forgetUserToken during a verification in flight', () => {
   const fx = useEmulator({ seed: TEST_SEED, clock: 'frozen' });
-  const open: PlatformClient[] = [];
-  const client = (overrides: Partial<PlatformConfig> = {}): PlatformClient => {
-    const c = new PlatformClient(configFor(fx.emulator, { cache: { ttlMs: 30_000 }, invalidTokenCacheMs: 0, timeoutMs: 2000, totalTimeoutMs: 4000, ...overrides }));
-    open.push(c);
-    return c;
-  };
+  const client = clientsOn(() => fx.emulator, { cache: { ttlMs: 30_000 }, invalidTokenCacheMs: 0, timeoutMs: 2000, totalTimeoutMs: 4000 });
   const e2Count = (): number => fx.emulator.requests({ endpoint: 'E2' }).length;
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((c) => c.close()));
-  });
 
   /** Starts a verification the emulator holds for a while, and waits until the platform has it. */
   async function inFlight(c: PlatformClient, token: string): Promise<{ pending: Promise<unknown> }> {

@@ -27,7 +27,7 @@ describe.each(['ok', 'http', 'platform'] as const)('platform codes with errorSta
     emulator.clearRequests();
   });
   afterAll(async () => {
-    client.close();
+    void client.close();
     await emulator.close();
   });
   const user = (): string => emulator.login(DEMO.admin, DEMO.gameId).access_token;

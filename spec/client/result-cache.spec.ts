@@ -1,22 +1,12 @@
-import { PlatformClient } from '../../lib/index.js';
-import type { PlatformConfig } from '../../lib/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
-import { DEMO, TEST_SEED, configFor, recordEvents, rejectionOf } from '../support/client-harness.js';
+import { DEMO, TEST_SEED, clientsOn, recordEvents, rejectionOf } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';
 
 describe('the opt-in result cache', () => {
   const fx = useEmulator({ seed: TEST_SEED, clock: 'frozen' });
-  const open: PlatformClient[] = [];
-  const client = (overrides: Partial<PlatformConfig> = {}): PlatformClient => {
-    const c = new PlatformClient(configFor(fx.emulator, overrides));
-    open.push(c);
-    return c;
-  };
+  const client = clientsOn(() => fx.emulator);
   const e2Count = (): number => fx.emulator.requests({ endpoint: 'E2' }).length;
   const login = (memberNo: string = DEMO.admin): string => fx.emulator.login(memberNo, DEMO.gameId).access_token;
-  afterEach(() => {
-    for (const c of open.splice(0)) c.close();
-  });
 
   it('is off by default: every verification asks the platform', async () => {
     const c = client();

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { PlatformClient } from '../../lib/index.js';
 import type { PlatformConfig } from '../../lib/index.js';
 import type { Emulator, FaultSpec } from '../../lib/emulator/index.js';
-import { DEMO, captureLogger, configFor, recordEvents, renderings, startTestEmulator } from '../support/client-harness.js';
+import { DEMO, recordingLogger, configFor, recordEvents, renderings, startTestEmulator } from '../support/client-harness.js';
 
 // Every failure kind, then every thrown error, log line and event payload is
 // searched for the client secret, the API tokens and the user tokens.
@@ -14,7 +14,7 @@ describe('secret scan', () => {
   afterAll(() => emulator.close());
 
   it('finds no secret in any error, log line or event, across all failure kinds', async () => {
-    const logger = captureLogger();
+    const logger = recordingLogger();
     const secrets = new Set<string>([DEMO.clientSecret]);
     const output: string[] = [];
     const errors: unknown[] = [];
@@ -91,6 +91,6 @@ describe('secret scan', () => {
       if (secret.length < 8) continue;
       expect({ secret: `${secret.slice(0, 4)}...`, found: text.includes(secret) }).toEqual({ secret: `${secret.slice(0, 4)}...`, found: false });
     }
-    for (const c of clients) c.close();
+    for (const c of clients) void c.close();
   });
 });

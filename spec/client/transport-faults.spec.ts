@@ -41,7 +41,7 @@ describe.each(['ok', 'http'] as const)('transport faults with errorStatus "%s"',
       expect(calls.at(-1)).toMatchObject({ outcome: 'failed', kind: 'platform_unavailable' });
       expect(calls.at(-1)?.attempts).toBeLessThanOrEqual(4);
     } finally {
-      client.close();
+      void client.close();
       emulator.clearFaults();
     }
   });

@@ -1,22 +1,13 @@
 import { PlatformClient } from '../../lib/index.js';
-import type { PlatformConfig } from '../../lib/index.js';
 import { fingerprint as emulatorFingerprint } from '../../lib/emulator/index.js';
 import { useEmulator, withEmulator } from '../support/emulator-fixture.js';
-import { BIG, DEMO, TEST_SEED, configFor, recordEvents, rejectionOf } from '../support/client-harness.js';
+import { BIG, DEMO, TEST_SEED, clientsOn, configFor, recordEvents, rejectionOf } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';
 
 describe('PlatformClient.verifyUserToken (E2)', () => {
   const fx = useEmulator({ seed: TEST_SEED });
-  const open: PlatformClient[] = [];
-  const client = (overrides: Partial<PlatformConfig> = {}): PlatformClient => {
-    const c = new PlatformClient(configFor(fx.emulator, overrides));
-    open.push(c);
-    return c;
-  };
+  const client = clientsOn(() => fx.emulator);
   const login = (memberNo: string): string => fx.emulator.login(memberNo, DEMO.gameId).access_token;
-  afterEach(() => {
-    for (const c of open.splice(0)) c.close();
-  });
 
   it('resolves to the member\'s identifiers as decimal strings', async () => {
     expect(await client().verifyUserToken(login(DEMO.admin))).toEqual({ memberNo: DEMO.admin, guid: DEMO.adminGuid });
@@ -86,7 +77,7 @@ describe.each(['number', 'string'] as const)('identifiers sent as JSON %ss', (id
         expect(user).toEqual({ memberNo: '9007199254740997', guid: '9007199254740993' });
         expect(await client.lookupMember({ guid: BIG.guid })).toEqual(user);
       } finally {
-        client.close();
+        void client.close();
       }
     });
   });

@@ -4,7 +4,6 @@ import { buildClient } from '../../lib/cli/client-factory.js';
 import { ExitCode } from '../../lib/cli/exit-codes.js';
 import type { CliIo } from '../../lib/cli/io.js';
 import { Output } from '../../lib/cli/output.js';
-import { checkPlatformSettings } from '../../lib/cli/platform-checks.js';
 import { readPlatformSettings } from '../../lib/cli/platform-settings.js';
 import { loadConfig } from '../../example-app/load-config.js';
 import { platformBanner } from '../../example-app/platform-banner.js';

@@ -7,7 +7,7 @@ import type { CallEvent, CircuitEvent, ProbeEvent, TokenEvent } from '../../lib/
 import { CHANNELS } from '../../lib/diagnostics/channels.js';
 import { INVALID_TOKEN_RUN_LENGTH } from '../../lib/client/token-run-guard.js';
 import type { Emulator } from '../../lib/emulator/index.js';
-import { DEMO, captureLogger, configFor, rejectionOf, startTestEmulator } from '../support/client-harness.js';
+import { DEMO, recordingLogger, configFor, rejectionOf, startTestEmulator } from '../support/client-harness.js';
 
 const garbage = (): string => randomBytes(24).toString('base64url');
 
@@ -150,7 +150,7 @@ describe("the client's and provider's events: a per-instance view of the channel
   });
 
   it('logs a throwing listener and lets the operation go on', async () => {
-    const logger = captureLogger();
+    const logger = recordingLogger();
     const client = new PlatformClient(configFor(emulator, { logger }));
     client.on('call', () => {
       throw new Error('listener bug');

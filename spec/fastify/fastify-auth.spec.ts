@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
 import { fastifyGamePlatform, gamePlatformErrorHandler } from '../../lib/fastify/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
-import { memoryLogger } from '../support/http-apps.js';
+import { recordingLogger } from '../support/recording-logger.js';
 import { emulatorClients } from '../support/http-emulator-client.js';
 
 const fixture = useEmulator();
@@ -22,9 +22,9 @@ describe('verifyGameUser under @fastify/auth', () => {
 
   beforeAll(async () => {
     app = Fastify();
-    await app.register(fastifyGamePlatform, { client: clients.create(), logger: memoryLogger() });
+    await app.register(fastifyGamePlatform, { client: clients.create(), logger: recordingLogger() });
     await app.register(fastifyAuth);
-    app.setErrorHandler(gamePlatformErrorHandler({ logger: memoryLogger() }));
+    app.setErrorHandler(gamePlatformErrorHandler({ logger: recordingLogger() }));
     app.get('/scores', { preHandler: app.auth([app.verifyGameUser, serverKey]) }, async (request) => ({
       member_no: request.user?.memberNo ?? null,
     }));

@@ -3,14 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { PlatformClient } from '../../lib/client/index.js';
 import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
 import { fastifyGamePlatform, gamePlatformErrorHandler } from '../../lib/fastify/index.js';
-import { useEmulator } from '../support/emulator-fixture.js';
-import { memoryLogger } from '../support/http-apps.js';
-import { emulatorClients } from '../support/http-emulator-client.js';
+import { recordingLogger } from '../support/http-apps.js';
+import { useAdapterEmulator } from '../support/http-emulator-client.js';
 
-const fixture = useEmulator();
-// Generous per-attempt time on a loaded machine: the faults these tests inject answer at once.
-const clients = emulatorClients(() => fixture.emulator, { timeoutMs: 3000, totalTimeoutMs: 6000 });
-afterAll(() => clients.closeAll());
+const { fixture, clients } = useAdapterEmulator();
 
 async function listen(app: FastifyInstance): Promise<(path: string, token?: string) => Promise<Response>> {
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -55,7 +51,7 @@ describe('fastifyGamePlatform', () => {
 
   it('logs a platform outage once a minute to its logger, and answers each request 503', async () => {
     const app = Fastify();
-    const logger = memoryLogger();
+    const logger = recordingLogger();
     await app.register(fastifyGamePlatform, { client: clients.create(), logger });
     app.get('/api/me', { preHandler: app.requireGameUser }, async () => ({}));
     const get = await listen(app);
@@ -74,7 +70,7 @@ describe('fastifyGamePlatform', () => {
   it('renders a PlatformError a route throws with gamePlatformErrorHandler, and leaves other errors to Fastify', async () => {
     const app = Fastify();
     const client = clients.create();
-    const logger = memoryLogger();
+    const logger = recordingLogger();
     app.setErrorHandler(gamePlatformErrorHandler({ logger }));
     app.get('/members/:memberNo', async (request) => client.lookupMember({ memberNo: (request.params as { memberNo: string }).memberNo }));
     app.get('/boom', async () => {

@@ -1,24 +1,15 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { CHANNELS } from '../../lib/diagnostics/channels.js';
-import { PlatformClient } from '../../lib/index.js';
-import { tokenKey } from '../../lib/config/index.js';
-import type { PlatformConfig, RevocationBus, SessionEndEvent } from '../../lib/index.js';
+import { tokenKey } from '../../lib/hashing/fingerprint.js';
+import type { RevocationBus, SessionEndEvent } from '../../lib/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
-import { DEMO, TEST_SEED, configFor, rejectionOf } from '../support/client-harness.js';
+import { DEMO, TEST_SEED, clientsOn, rejectionOf } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';
 
 describe('revokeUserToken and endMemberSessions on one instance', () => {
   const fx = useEmulator({ seed: TEST_SEED, clock: 'frozen' });
-  const open: PlatformClient[] = [];
-  const client = (overrides: Partial<PlatformConfig> & { revocations?: RevocationBus } = {}): PlatformClient => {
-    const c = new PlatformClient({ ...configFor(fx.emulator, { cache: { ttlMs: 30_000 } }), ...overrides });
-    open.push(c);
-    return c;
-  };
+  const client = clientsOn(() => fx.emulator, { cache: { ttlMs: 30_000 } });
   const e2Count = (): number => fx.emulator.requests({ endpoint: 'E2' }).length;
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((c) => c.close()));
-  });
 
   it('refuses a revoked token with 401 relogin although the platform still accepts it and it was cached', async () => {
     const c = client();

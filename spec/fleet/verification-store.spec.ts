@@ -62,7 +62,7 @@ describe('the verification store', () => {
     await c.verifyUserToken(token);
     expect(e2Count()).toBe(1);
     expect(keyv.keys()).toEqual([expect.stringMatching(/^keyv:E2:[0-9a-f]{64}$/)]);
-    expect(keyv.values()).toEqual([{ m: DEMO.admin, g: DEMO.adminGuid, x: expect.any(Number) }]);
+    expect(keyv.values()).toEqual([{ memberNo: DEMO.admin, guid: DEMO.adminGuid, expiresAt: expect.any(Number) }]);
     expect(JSON.stringify([keyv.keys(), keyv.values()])).not.toContain(token);
     await c.forgetUserToken(token);
     expect(keyv.keys()).toEqual([]);
@@ -96,8 +96,21 @@ describe('the verification store', () => {
     }
   });
 
+  it('reads the one-letter entries earlier versions left in a shared store', async () => {
+    const c = new PlatformClient({
+      ...configFor(fx.emulator, { cache: { ttlMs: 30_000 } }),
+      store: { get: async () => ({ m: DEMO.admin, g: DEMO.adminGuid, x: Infinity }), set: async () => true, delete: async () => true },
+    });
+    open.push(c);
+    expect(await c.verifyUserToken(fx.emulator.login(DEMO.admin, DEMO.gameId).access_token)).toEqual({ memberNo: DEMO.admin, guid: DEMO.adminGuid });
+    expect(e2Count()).toBe(0);
+  });
+
   it('ignores store values that are not identifiers', async () => {
-    const values: unknown[] = ['x', { m: 'abc', g: null, x: Infinity }, { m: '1', g: 2, x: Infinity }, { m: '1', g: null }];
+    const values: unknown[] = [
+      'x', { memberNo: 'abc', guid: null, expiresAt: Infinity }, { memberNo: '1', guid: 2, expiresAt: Infinity }, { memberNo: '1', guid: null },
+      { m: 'abc', g: null, x: Infinity }, { m: '1', g: null },
+    ];
     for (const value of values) {
       const c = new PlatformClient({
         ...configFor(fx.emulator, { cache: { ttlMs: 30_000 } }),

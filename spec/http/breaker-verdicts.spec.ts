@@ -5,7 +5,7 @@ import type { RawServer } from '../support/client-raw-server.js';
 import { rejectionOf } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';
 
-// Issue 12 finding 3: only transport faults, 5xx, 408/429 and 50000 count against the circuit breaker.
+// Only transport faults, 5xx, 408/429 and 50000 count against the circuit breaker: a refused token is the caller's, not an outage.
 
 const TOKEN_REPLY = '{"code":0,"response_data":{"access_token":"api-token","expires_in":2592000}}';
 const MEMBER_REPLY = '{"code":0,"value":{"member_no":1,"guid":2}}';

@@ -40,11 +40,11 @@ describe('The total budget', () => {
   let server: RawServer | undefined;
   let http: PlatformHttp | undefined;
   afterEach(async () => {
-    http?.close();
+    void http?.close();
     await server?.close();
   });
 
-  // Each attempt's own time bounds its body too (axios's `timeout` stops once the headers are in).
+  // Each attempt's own time bounds its body too, not only the wait for its headers.
   it('ends a call whose body trickles in, within the total budget', async () => {
     const timers: NodeJS.Timeout[] = [];
     server = await startRawServer((_req, res) => {
@@ -75,7 +75,7 @@ describe('The per-attempt timeout', () => {
     await server?.close();
   });
 
-  // Issue 12 finding 11: a non-JSON body trickling a byte every 50 ms used to hold one attempt for the whole budget.
+  // A non-JSON body trickling a byte every 50 ms must not hold one attempt for the whole budget.
   it('bounds the body of each attempt too: a trickling body costs timeoutMs per attempt, not the whole budget', async () => {
     const started: number[] = [];
     server = await startRawServer((_req, res) => {

@@ -24,7 +24,7 @@ describe('PlatformHttp against the emulator', () => {
   };
   const e1Count = (): number => fx.emulator.requests({ endpoint: 'E1' }).length;
   afterEach(() => {
-    for (const http of open.splice(0)) http.close();
+    for (const http of open.splice(0)) void http.close();
   });
 
   it('retries a 5xx HTML answer at most `retries` times, then fails with 503 naming the status', async () => {

@@ -3,8 +3,7 @@ import { EXPRESS_VERSIONS, buildApp, listen, loadPassport, type GuardMode } from
 import { fakeVerifier } from '../support/http-fake-verifier.js';
 import { headerOf as header, sendRaw } from '../support/raw-http.js';
 
-const passport = await loadPassport();
-const MODES: GuardMode[] = passport ? ['requireGameUser', 'passport'] : ['requireGameUser'];
+const MODES: GuardMode[] = ['requireGameUser', 'passport'];
 
 const IR = /error="invalid_request"/;
 const IT = /error="invalid_token"/;

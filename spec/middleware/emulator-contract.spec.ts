@@ -1,14 +1,12 @@
 import request from 'supertest';
-
 import type { PlatformConfig } from '../../lib/config/index.js';
 import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
-import { EXPRESS_VERSIONS, buildApp, listen, loadPassport, type AppOptions, type GuardMode } from '../support/http-apps.js';
+import { EXPRESS_VERSIONS, listen, type GuardMode } from '../support/http-apps.js';
 import { sendRaw } from '../support/raw-http.js';
-import { emulatorClients } from '../support/http-emulator-client.js';
+import { emulatorApps, emulatorClients } from '../support/http-emulator-client.js';
 
-const passport = await loadPassport();
-const MODES: GuardMode[] = passport ? ['requireGameUser', 'passport'] : ['requireGameUser'];
+const MODES: GuardMode[] = ['requireGameUser', 'passport'];
 
 const IT = /^Bearer realm="game-platform", error="invalid_token"/;
 
@@ -21,9 +19,7 @@ const platformCalls = () => fixture.emulator.requests().filter((r) => r.endpoint
 
 describe.each(EXPRESS_VERSIONS)('%s with the emulator: the error table', (_version, expressFn) => {
   describe.each(MODES)('through %s', (mode) => {
-    const app = async (auth: Partial<AppOptions<object>['auth']> = {}, overrides: Partial<PlatformConfig> = {}) =>
-      buildApp(expressFn, { mode, passport: await loadPassport(), auth: { client: clients.create(overrides), tokenFrom: { cookie: 'SUAT' }, ...auth } });
-    const get = async (a: Awaited<ReturnType<typeof app>>, token: string) => request(a).get('/api/me').set('Authorization', `Bearer ${token}`);
+    const { app, get } = emulatorApps(expressFn, mode, clients);
 
     it('answers 200 with exact identifiers for a valid token', async () => {
       const a = await app();

@@ -1,13 +1,11 @@
 import request from 'supertest';
 import { accessDenied } from '../../lib/auth/index.js';
-import type { PlatformConfig } from '../../lib/config/index.js';
 import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
-import { EXPRESS_VERSIONS, buildApp, loadPassport, type AppOptions, type GuardMode } from '../support/http-apps.js';
-import { emulatorClients } from '../support/http-emulator-client.js';
+import { EXPRESS_VERSIONS, type GuardMode } from '../support/http-apps.js';
+import { emulatorApps, emulatorClients } from '../support/http-emulator-client.js';
 
-const passport = await loadPassport();
-const MODES: GuardMode[] = passport ? ['requireGameUser', 'passport'] : ['requireGameUser'];
+const MODES: GuardMode[] = ['requireGameUser', 'passport'];
 
 const IR = /^Bearer realm="game-platform", error="invalid_request"/;
 const IT = /^Bearer realm="game-platform", error="invalid_token"/;
@@ -19,9 +17,7 @@ afterAll(() => clients.closeAll());
 
 describe.each(EXPRESS_VERSIONS)('%s with the emulator: options and hooks', (_version, expressFn) => {
   describe.each(MODES)('through %s', (mode) => {
-    const app = async (auth: Partial<AppOptions<object>['auth']> = {}, overrides: Partial<PlatformConfig> = {}) =>
-      buildApp(expressFn, { mode, passport: await loadPassport(), auth: { client: clients.create(overrides), tokenFrom: { cookie: 'SUAT' }, ...auth } });
-    const get = async (a: Awaited<ReturnType<typeof app>>, token: string) => request(a).get('/api/me').set('Authorization', `Bearer ${token}`);
+    const { app, get } = emulatorApps(expressFn, mode, clients);
 
     it('credentialsRequired: false lets anonymous requests through, but not bad tokens', async () => {
       const a = await app();

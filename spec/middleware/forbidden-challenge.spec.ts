@@ -3,13 +3,13 @@ import request from 'supertest';
 import { accessDenied } from '../../lib/auth/access-denied.js';
 import { platformErrorHandler, requireGameUser } from '../../lib/middleware/index.js';
 import { PlatformBearerStrategy } from '../../lib/strategy/index.js';
-import { EXPRESS_VERSIONS, loadPassport, memoryLogger } from '../support/http-apps.js';
+import { EXPRESS_VERSIONS, loadPassport, recordingLogger } from '../support/http-apps.js';
 import { fakeVerifier } from '../support/http-fake-verifier.js';
 
-// Finding: RFC 6750 section 3 asks for WWW-Authenticate whenever the token
-// does not enable access; the 403s of authorize and verify-callback denials
-// carried none. They now say insufficient_scope. 46217 keeps none: the token
-// is fine, the device is not registered, and no RFC 6750 error code says that.
+// RFC 6750 section 3 asks for WWW-Authenticate whenever the token does not
+// enable access: the 403s of authorize and verify-callback denials say
+// insufficient_scope. 46217 has none: the token is fine, the device is not
+// registered, and no RFC 6750 error code says that.
 
 const passport = await loadPassport();
 const INSUFFICIENT = 'Bearer realm="my-game", error="insufficient_scope"';
@@ -18,27 +18,27 @@ describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
   function appWith(guard: RequestHandler) {
     const app = expressFn();
     app.get('/admin', guard, (_req, res) => { res.end(); });
-    app.use(platformErrorHandler({ logger: memoryLogger() }));
+    app.use(platformErrorHandler({ logger: recordingLogger() }));
     return app;
+  }
+
+  async function expectInsufficientScope(guard: RequestHandler): Promise<void> {
+    const res = await request(appWith(guard)).get('/admin').set('Authorization', 'Bearer okTok');
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ action: 'denied' });
+    expect(res.headers['www-authenticate']).toBe(INSUFFICIENT);
   }
 
   it.each<[string, () => boolean | void]>([
     ['authorize returns false', () => false],
     ['authorize throws accessDenied()', () => { throw accessDenied({ code: 9001, detail: 'Account suspended.' }); }],
   ])('answers 403 with insufficient_scope when %s (requireGameUser)', async (_name, authorize) => {
-    const res = await request(appWith(requireGameUser({ client: fakeVerifier(), realm: 'my-game', authorize }))).get('/admin').set('Authorization', 'Bearer okTok');
-    expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ action: 'denied' });
-    expect(res.headers['www-authenticate']).toBe(INSUFFICIENT);
+    await expectInsufficientScope(requireGameUser({ client: fakeVerifier(), realm: 'my-game', authorize }));
   });
 
-  const withPassport = passport ? it : it.skip;
-  withPassport('answers 403 with insufficient_scope when a Passport verify callback denies', async () => {
-    passport!.use('deny', new PlatformBearerStrategy({ client: fakeVerifier(), realm: 'my-game' }, (_user, done) => done(null, false)));
-    const res = await request(appWith(passport!.authenticate('deny', { session: false, failWithError: true }) as RequestHandler)).get('/admin').set('Authorization', 'Bearer okTok');
-    expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ action: 'denied' });
-    expect(res.headers['www-authenticate']).toBe(INSUFFICIENT);
+  it('answers 403 with insufficient_scope when a Passport verify callback denies', async () => {
+    passport.use('deny', new PlatformBearerStrategy({ client: fakeVerifier(), realm: 'my-game' }, (_user, done) => done(null, false)));
+    await expectInsufficientScope(passport.authenticate('deny', { session: false, failWithError: true }) as RequestHandler);
   });
 
   it('keeps 46217 (device not registered) without a challenge: the token is fine', async () => {

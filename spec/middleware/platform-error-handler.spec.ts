@@ -1,9 +1,9 @@
-import express from 'express';
+import type express from 'express';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import request from 'supertest';
 import { PlatformError, errorForPlatformCode, errorForTransportFault, invalidRequest } from '../../lib/errors/index.js';
 import { platformErrorHandler, type PlatformErrorHandlerOptions } from '../../lib/middleware/index.js';
-import { EXPRESS_VERSIONS, memoryLogger } from '../support/http-apps.js';
+import { EXPRESS_VERSIONS, recordingLogger } from '../support/http-apps.js';
 
 function appThrowing(expressFn: typeof express, err: unknown, options: PlatformErrorHandlerOptions = {}, before?: RequestHandler) {
   const app = expressFn();
@@ -14,7 +14,7 @@ function appThrowing(expressFn: typeof express, err: unknown, options: PlatformE
 
 describe.each(EXPRESS_VERSIONS)('platformErrorHandler on %s', (_version, expressFn) => {
   it('renders an unknown error as a generic 500 problem, logged, with no message or stack', async () => {
-    const logger = memoryLogger();
+    const logger = recordingLogger();
     const res = await request(appThrowing(expressFn, new Error('db password hunter2'), { logger })).get('/x');
     expect(res.status).toBe(500);
     expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
@@ -24,13 +24,13 @@ describe.each(EXPRESS_VERSIONS)('platformErrorHandler on %s', (_version, express
   });
 
   it('renders a thrown non-Error as a 500', async () => {
-    const res = await request(appThrowing(expressFn, 'a string', { logger: memoryLogger() })).get('/x');
+    const res = await request(appThrowing(expressFn, 'a string', { logger: recordingLogger() })).get('/x');
     expect(res.status).toBe(500);
   });
 
   it('gives 5xx a generic detail unless exposeDetail, and logs configuration faults as errors', async () => {
     const error = errorForPlatformCode(40105, 'E1');
-    const logger = memoryLogger();
+    const logger = recordingLogger();
     const hidden = await request(appThrowing(expressFn, error, { logger })).get('/x');
     expect(hidden.body.detail).not.toContain('PLATFORM_CLIENT_SECRET');
     expect(logger.lines).toEqual([expect.objectContaining({ level: 'error', msg: error.message })]);
@@ -39,7 +39,7 @@ describe.each(EXPRESS_VERSIONS)('platformErrorHandler on %s', (_version, express
   });
 
   it('logs a platform outage as a warning and sets Retry-After', async () => {
-    const logger = memoryLogger();
+    const logger = recordingLogger();
     const res = await request(appThrowing(expressFn, errorForTransportFault('timeout', 'E2'), { logger })).get('/x');
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toMatch(/^[3-7]$/);
@@ -47,7 +47,7 @@ describe.each(EXPRESS_VERSIONS)('platformErrorHandler on %s', (_version, express
   });
 
   it('logs a fault that fails every request once, not once per request', async () => {
-    const logger = memoryLogger();
+    const logger = recordingLogger();
     const app = appThrowing(expressFn, errorForTransportFault('network', 'E2'), { logger });
     const statuses = [];
     for (let i = 0; i < 5; i += 1) statuses.push((await request(app).get('/x')).status);

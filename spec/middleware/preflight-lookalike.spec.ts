@@ -2,21 +2,21 @@ import type { RequestHandler } from 'express';
 import request from 'supertest';
 import { platformErrorHandler, requireGameUser } from '../../lib/middleware/index.js';
 import { PlatformBearerStrategy } from '../../lib/strategy/index.js';
-import { EXPRESS_VERSIONS, loadPassport, memoryLogger } from '../support/http-apps.js';
+import { EXPRESS_VERSIONS, loadPassport, recordingLogger } from '../support/http-apps.js';
 import { fakeVerifier } from '../support/http-fake-verifier.js';
 
-// Finding: OPTIONS with Access-Control-Request-Method and no Authorization
-// was passed on unauthenticated, so an app.all() route or a proxy mounted
-// behind app.use('/api', requireGameUser()) ran as nobody. Real preflights
-// are the CORS middleware's to answer, before ours.
+// An OPTIONS request that looks like a preflight (Access-Control-Request-Method,
+// no Authorization) is still authenticated: passed on, an app.all() route or
+// a proxy mounted behind app.use('/api', requireGameUser()) would run as
+// nobody. Real preflights are the CORS middleware's to answer, before ours.
 
 const passport = await loadPassport();
 type Guard = () => RequestHandler;
-const GUARDS: [string, Guard][] = [['requireGameUser', () => requireGameUser({ client: fakeVerifier(), logger: memoryLogger() })]];
-if (passport) {
-  passport.use('preflight-test', new PlatformBearerStrategy({ client: fakeVerifier(), logger: memoryLogger() }));
-  GUARDS.push(['passport', () => passport.authenticate('preflight-test', { session: false, failWithError: true }) as RequestHandler]);
-}
+passport.use('preflight-test', new PlatformBearerStrategy({ client: fakeVerifier(), logger: recordingLogger() }));
+const GUARDS: [string, Guard][] = [
+  ['requireGameUser', () => requireGameUser({ client: fakeVerifier(), logger: recordingLogger() })],
+  ['passport', () => passport.authenticate('preflight-test', { session: false, failWithError: true }) as RequestHandler],
+];
 
 // What a CORS middleware does with a real preflight: answer it, never call next().
 const cors: RequestHandler = (req, res, next) => {
@@ -33,7 +33,7 @@ describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
       let ran = false;
       const app = expressFn();
       app.all('/api/admin', guard(), (_req, res) => { ran = true; res.json({ secret: 'admin data' }); });
-      app.use(platformErrorHandler({ logger: memoryLogger() }));
+      app.use(platformErrorHandler({ logger: recordingLogger() }));
       const res = await request(app).options('/api/admin').set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'POST');
       expect(res.status).toBe(401);
       expect(res.headers['www-authenticate']).toBe('Bearer realm="game-platform"');
@@ -45,7 +45,7 @@ describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
       const app = expressFn();
       app.use('/api', guard());
       app.use('/api', (req, res) => { reached.push(`${req.method} ${req.url}`); res.end('proxied'); });
-      app.use(platformErrorHandler({ logger: memoryLogger() }));
+      app.use(platformErrorHandler({ logger: recordingLogger() }));
       const res = await request(app).options('/api/anything').set('Access-Control-Request-Method', 'DELETE');
       expect(res.status).toBe(401);
       expect(reached).toEqual([]);
@@ -57,7 +57,7 @@ describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
       const app = expressFn();
       app.use(cors);
       app.all('/api/me', guard(), (_req, res) => { ran = true; res.end(); });
-      app.use(platformErrorHandler({ logger: memoryLogger() }));
+      app.use(platformErrorHandler({ logger: recordingLogger() }));
       const res = await request(app).options('/api/me').set('Origin', 'https://game.example').set('Access-Control-Request-Method', 'GET');
       expect(res.status).toBe(204);
       expect(res.headers['www-authenticate']).toBeUndefined();

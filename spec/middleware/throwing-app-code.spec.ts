@@ -6,11 +6,10 @@ import type { Logger } from '../../lib/types.js';
 import { EXPRESS_VERSIONS, loadPassport } from '../support/http-apps.js';
 import { fakeVerifier } from '../support/http-fake-verifier.js';
 
-// Finding: when a hook threw and the logger threw too, the last fallback's
-// own logger.error was unguarded: an unhandled rejection (process exit under
-// Node's default) and a request never answered. Nothing the application
-// injects (logger, hooks, verify callback) may crash the process or leave a
-// request unanswered.
+// Nothing the application injects (logger, hooks, verify callback) may crash
+// the process or leave a request unanswered, even when a hook throws and the
+// logger reporting it throws too: an unguarded last fallback would be an
+// unhandled rejection (process exit under Node's default).
 
 const throwingLogger: Logger = {
   debug: () => { throw new Error('logger down'); },
@@ -42,13 +41,18 @@ const CASES: [string, Hooks][] = [
 ];
 
 describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
-  it.each(CASES)('requireGameUser answers 500 when %s and the logger throws too', async (_name, hooks) => {
+  // The guard's answer to a player with a good token, every logger throwing.
+  async function answerThrough(guard: RequestHandler): Promise<void> {
     const app = expressFn();
-    app.get('/me', requireGameUser({ client: fakeVerifier(), logger: throwingLogger, ...hooks }), (_req, res) => { res.end(); });
+    app.get('/me', guard, (_req, res) => { res.end(); });
     app.use(platformErrorHandler({ logger: throwingLogger }));
     const res = await request(app).get('/me').set('Authorization', 'Bearer okTok').timeout(5000);
     expect(res.status).toBe(500);
     expect(res.body).toMatchObject({ action: 'contact_support' });
+  }
+
+  it.each(CASES)('requireGameUser answers 500 when %s and the logger throws too', async (_name, hooks) => {
+    await answerThrough(requireGameUser({ client: fakeVerifier(), logger: throwingLogger, ...hooks }));
   });
 
   it('platformErrorHandler answers 500 for an unexpected error when its logger throws', async () => {
@@ -60,19 +64,13 @@ describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
     expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
   });
 
-  const withPassport = passport ? it.each : it.skip.each;
-  withPassport<[string, (...args: never[]) => unknown]>([
+  it.each<[string, (...args: never[]) => unknown]>([
     ['the verify callback throws', () => { throw new Error('db down'); }],
     ['the verify callback throws a poisoned error', () => { throw poisoned(); }],
     ['an async verify callback rejects', async () => { throw new Error('db down'); }],
     ['the verify callback passes a poisoned error to done', (_user: unknown, done: (err: unknown) => void) => done(poisoned())],
   ])('passport answers 500 when %s and the logger throws too', async (_name, verify) => {
-    passport!.use('throwing', new PlatformBearerStrategy({ client: fakeVerifier(), logger: throwingLogger }, verify as never));
-    const app = expressFn();
-    app.get('/me', passport!.authenticate('throwing', { session: false, failWithError: true }) as RequestHandler, (_req, res) => { res.end(); });
-    app.use(platformErrorHandler({ logger: throwingLogger }));
-    const res = await request(app).get('/me').set('Authorization', 'Bearer okTok').timeout(5000);
-    expect(res.status).toBe(500);
-    expect(res.body).toMatchObject({ action: 'contact_support' });
+    passport.use('throwing', new PlatformBearerStrategy({ client: fakeVerifier(), logger: throwingLogger }, verify as never));
+    await answerThrough(passport.authenticate('throwing', { session: false, failWithError: true }) as RequestHandler);
   });
 });

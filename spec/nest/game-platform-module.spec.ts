@@ -10,14 +10,10 @@ import { PlatformClient } from '../../lib/client/index.js';
 import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
 import { GamePlatformGuard, GamePlatformModule, GameUser } from '../../lib/nest/index.js';
 import { PlatformBearerStrategy } from '../../lib/strategy/index.js';
-import { useEmulator } from '../support/emulator-fixture.js';
-import { memoryLogger } from '../support/http-apps.js';
-import { emulatorClients } from '../support/http-emulator-client.js';
+import { recordingLogger } from '../support/http-apps.js';
+import { useAdapterEmulator } from '../support/http-emulator-client.js';
 
-const fixture = useEmulator();
-// Generous per-attempt time on a loaded machine: the faults these tests inject answer at once.
-const clients = emulatorClients(() => fixture.emulator, { timeoutMs: 3000, totalTimeoutMs: 6000 });
-afterAll(() => clients.closeAll());
+const { fixture, clients } = useAdapterEmulator();
 
 type NestApp = Awaited<ReturnType<typeof NestFactory.create>>;
 
@@ -58,7 +54,7 @@ describe('GamePlatformModule', () => {
       expect((await app.get('/healthz')).status).toBe(200);
     } finally {
       await app.close();
-      built?.close();
+      void built?.close();
     }
   });
 
@@ -114,7 +110,7 @@ describe('GamePlatformModule', () => {
   });
 
   it('without passportResult, @nestjs/passport answers a 46217 with a bare 401 (what the README\'s lines fix)', async () => {
-    passport.use('game-platform-unpatched', new PlatformBearerStrategy({ client: clients.create(), logger: memoryLogger() }));
+    passport.use('game-platform-unpatched', new PlatformBearerStrategy({ client: clients.create(), logger: recordingLogger() }));
     @Injectable()
     class PlainGuard extends AuthGuard('game-platform-unpatched') {}
     @Controller('api')
@@ -125,7 +121,7 @@ describe('GamePlatformModule', () => {
         return user.memberNo;
       }
     }
-    @Module({ imports: [GamePlatformModule.forRoot({ client: clients.create(), logger: memoryLogger() })], controllers: [PlainController] })
+    @Module({ imports: [GamePlatformModule.forRoot({ client: clients.create(), logger: recordingLogger() })], controllers: [PlainController] })
     class PlainModule {}
     const app = await serve(await NestFactory.create(PlainModule, { logger: false }));
     try {
@@ -138,7 +134,7 @@ describe('GamePlatformModule', () => {
   });
 
   it('logs a server-side fault once a minute to the module\'s logger, with the code and no secret', async () => {
-    const logger = memoryLogger();
+    const logger = recordingLogger();
     const app = await serve(await NestFactory.create(
       AppModule.with(GamePlatformModule.forRoot({ client: clients.create({ clientSecret: 'wrong-secret' }), logger })), { logger: false },
     ));

@@ -10,7 +10,7 @@ import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
 import { GamePlatformGuard, GamePlatformModule, GameUser, passportResult } from '../../lib/nest/index.js';
 import { PlatformBearerStrategy } from '../../lib/strategy/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
-import { memoryLogger } from '../support/http-apps.js';
+import { recordingLogger } from '../support/recording-logger.js';
 import { emulatorClients } from '../support/http-emulator-client.js';
 
 const fixture = useEmulator();
@@ -65,8 +65,8 @@ const sockets: ClientSocket[] = [];
 
 beforeAll(async () => {
   // @nestjs/passport in a gateway: the strategy reads the Socket.IO handshake request.
-  passport.use('game-platform-ws', new PlatformBearerStrategy({ client: clients.create(), logger: memoryLogger() }));
-  @Module({ imports: [GamePlatformModule.forRoot({ client: clients.create(), logger: memoryLogger() })], providers: [MatchGateway] })
+  passport.use('game-platform-ws', new PlatformBearerStrategy({ client: clients.create(), logger: recordingLogger() }));
+  @Module({ imports: [GamePlatformModule.forRoot({ client: clients.create(), logger: recordingLogger() })], providers: [MatchGateway] })
   class GatewayModule {}
   app = await NestFactory.create(GatewayModule, { logger: false });
   await app.listen(0, '127.0.0.1');

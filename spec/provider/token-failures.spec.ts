@@ -2,7 +2,7 @@ import { ApiTokenProvider } from '../../lib/index.js';
 import { CONFIGURATION_BACKOFF_MS } from '../../lib/provider/index.js';
 import type { PlatformConfig, TokenEvent } from '../../lib/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
-import { captureLogger, configFor, rejectionOf, startTestEmulator } from '../support/client-harness.js';
+import { recordingLogger, configFor, rejectionOf, startTestEmulator } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';
 
 describe('API token configuration failures', () => {
@@ -23,7 +23,7 @@ describe('API token configuration failures', () => {
   });
 
   it('turns 40105 into one configuration error, one log line, and no E1 call until the backoff ends', async () => {
-    const logger = captureLogger();
+    const logger = recordingLogger();
     const p = provider({ clientSecret: 'wrong-secret', logger });
     const events: TokenEvent[] = [];
     p.on('token', (event) => events.push(event));
@@ -73,7 +73,7 @@ describe('API token configuration failures', () => {
   });
 
   it('backs off from a token refused again after a reissue that handed it back', async () => {
-    const logger = captureLogger();
+    const logger = recordingLogger();
     const p = provider({ logger });
     const token = await p.getToken();
     const seen: string[] = [];

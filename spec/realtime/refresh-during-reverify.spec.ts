@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { tokenKey } from '../../lib/config/fingerprint.js';
+import { tokenKey } from '../../lib/hashing/fingerprint.js';
 import { DEMO } from '../support/client-harness.js';
 import { ioDisconnected, nextIo, openIo, openWs, useSlowPlatformRealtime } from '../support/realtime-harness.js';
 
-// Finding: a re-verification of the old token (40000 once the platform has
-// refreshed it) ended a connection whose auth:refresh with the new token was
-// still being verified, although that refresh would succeed.
+// A re-verification of the old token (40000 once the platform has refreshed
+// it) must not end a connection whose auth:refresh with the new token is
+// still being verified and will succeed.
 describe('a refresh in flight and a re-verification of the token it replaces', () => {
   const fx = useSlowPlatformRealtime();
   const bearer = (token: string): Record<string, string> => ({ Authorization: `Bearer ${token}` });

@@ -25,7 +25,7 @@ interface WsServer {
 async function startWs(emulator: Emulator, options: Partial<WebSocketAuthOptions> = {}, config: Partial<PlatformConfig> = {}): Promise<WsServer> {
   const client = new PlatformClient(configFor(emulator, { timeoutMs: 5000, totalTimeoutMs: 10_000, ...config }));
   const authenticate = createAuthenticator(client);
-  const registry = new SessionRegistry({ authenticate, events: client as never, reverifyIntervalMs: 0 });
+  const registry = new SessionRegistry({ authenticate, events: client, reverifyIntervalMs: 0 });
   const server: Server = createServer((_req, res) => res.writeHead(404).end());
   const adapter = attachWebSocket(server, { authenticate, registry, path: '/ws', ...options });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

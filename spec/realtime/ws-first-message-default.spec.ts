@@ -6,7 +6,8 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { createAuthenticator, PlatformClient } from '../../lib/index.js';
 import { startEmulator, type Emulator } from '../../lib/emulator/index.js';
-import { attachWebSocket, SessionRegistry } from '../../lib/ws/index.js';
+import { SessionRegistry } from '../../lib/realtime/index.js';
+import { attachWebSocket } from '../../lib/ws/index.js';
 
 // The real-time guide states what a `ws` upgrade without credentials gets by
 // default, and how to turn that off. This checks the code does what the guide

@@ -1,5 +1,5 @@
 import { createClient } from 'redis';
-import { tokenKey } from '../../lib/config/index.js';
+import { tokenKey } from '../../lib/hashing/fingerprint.js';
 import { useEmulator } from '../support/emulator-fixture.js';
 import { DEMO, TEST_SEED, rejectionOf } from '../support/client-harness.js';
 import { startTestRedis } from '../support/redis-server.js';

@@ -4,7 +4,7 @@ import type { Emulator } from '../../lib/emulator/index.js';
 import { createRedisFleet } from '../../lib/redis/index.js';
 import type { RedisFleet } from '../../lib/redis/index.js';
 import { configFor } from '../support/client-harness.js';
-import { memoryLogger } from '../support/http-apps.js';
+import { recordingLogger } from '../support/recording-logger.js';
 
 /** One instance of a game backend: its client on a Redis fleet, and the session ends it heard. */
 export interface Instance {
@@ -20,10 +20,10 @@ export interface Instance {
  * platform's generous timeouts.
  */
 export async function startInstance(emulator: Emulator, url: string, prefix: string, storeTimeoutMs = 100): Promise<Instance> {
-  const fleet = createRedisFleet({ url, prefix, maxReconnectDelayMs: 200, logger: memoryLogger() });
+  const fleet = createRedisFleet({ url, prefix, maxReconnectDelayMs: 200, logger: recordingLogger() });
   await fleet.ready();
   const client = new PlatformClient({
-    ...configFor(emulator, { cache: { ttlMs: 30_000 }, timeoutMs: 3000, totalTimeoutMs: 6000, logger: memoryLogger() }),
+    ...configFor(emulator, { cache: { ttlMs: 30_000 }, timeoutMs: 3000, totalTimeoutMs: 6000, logger: recordingLogger() }),
     store: fleet.store, revocations: fleet.revocations, storeTimeoutMs,
   });
   await client.ready();

@@ -1,14 +1,14 @@
 import { createClient } from 'redis';
 import { PlatformClient } from '../../lib/index.js';
 import type { SessionEndEvent } from '../../lib/index.js';
-import { tokenKey } from '../../lib/config/index.js';
+import { tokenKey } from '../../lib/hashing/fingerprint.js';
 import { createRedisFleet } from '../../lib/redis/index.js';
 import type { RedisFleet } from '../../lib/redis/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
 import { DEMO, TEST_SEED, configFor, rejectionOf } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';
 import { startTestRedis, useRedis } from '../support/redis-server.js';
-import { memoryLogger } from '../support/http-apps.js';
+import { recordingLogger } from '../support/http-apps.js';
 import { until } from '../support/until.js';
 
 interface Instance {
@@ -30,7 +30,7 @@ describe('three clients on one Redis (real redis-server)', () => {
     const prefix = `pgp-test-${prefixCount}:`;
     const made: Instance[] = [];
     for (let i = 0; i < n; i += 1) {
-      const fleet = createRedisFleet({ url: rx.redis.url, prefix, maxReconnectDelayMs: 100, logger: memoryLogger() });
+      const fleet = createRedisFleet({ url: rx.redis.url, prefix, maxReconnectDelayMs: 100, logger: recordingLogger() });
       await fleet.ready();
       const client = new PlatformClient({
         ...configFor(fx.emulator, { cache: { ttlMs: 30_000 } }), store: fleet.store, revocations: fleet.revocations, storeTimeoutMs: 200,
@@ -154,7 +154,7 @@ describe('a Redis that refuses our commands, or cannot be reached', () => {
 
   it('reports the store down and says so once when Redis refuses every command though the connection is up (an ACL user without key rights)', async () => {
     const redis = await startTestRedis(['--user', 'default', 'off', '--user', 'app', 'on', '>app-pw', '+@connection']);
-    const logger = memoryLogger();
+    const logger = recordingLogger();
     const fleet = createRedisFleet({ url: redis.url.replace('redis://', 'redis://app:app-pw@'), prefix: 'pgp-noperm:', logger });
     await fleet.ready();
     const client = new PlatformClient({ ...configFor(fx.emulator, { cache: { ttlMs: 30_000 }, logger }), store: fleet.store, revocations: fleet.revocations });
@@ -176,7 +176,7 @@ describe('a Redis that refuses our commands, or cannot be reached', () => {
   });
 
   it('logs an unreachable Redis once a minute, never with the password of its URL', async () => {
-    const logger = memoryLogger();
+    const logger = recordingLogger();
     const fleet = createRedisFleet({ url: 'redis://user:s3cret-pw@127.0.0.1:1', prefix: 'pgp-down:', logger, maxReconnectDelayMs: 20 });
     try {
       await until(() => logger.lines.length > 0, 5000, 'a log line');

@@ -1,4 +1,4 @@
-import { APP_DEMO } from '../support/app-harness.js';
+import { DEMO } from '../support/app-harness.js';
 import { BAD_INPUT_ROWS } from './support/bad-input-rows.js';
 import type { Answer } from './support/bad-input-rows.js';
 import { headerOf, jsonOf } from '../support/raw-http.js';
@@ -39,7 +39,7 @@ function expectAnswer(res: RawReply, answer: Answer): void {
       expect(expectProblem(res, 401, 'relogin').code).toBe(answer === 'IT40000' ? 40000 : undefined);
       return;
     case 'verified':
-      expect([res.status, jsonOf(res)]).toEqual([200, { member_no: APP_DEMO.player, guid: APP_DEMO.playerGuid }]);
+      expect([res.status, jsonOf(res)]).toEqual([200, { member_no: DEMO.player, guid: DEMO.playerGuid }]);
       return;
     case 'node400':
     case 'node431':
@@ -67,17 +67,17 @@ describe('bad inputs through the example app, over a real socket', () => {
   beforeEach(() => app.emulator.clearRequests());
 
   it.each(BAD_INPUT_ROWS.map((r) => [r.row, r.name, r] as const))('row %i: %s', async (_row, _name, r) => {
-    const res = await app.send(r.request(app.token(APP_DEMO.player)));
+    const res = await app.send(r.request(app.token(DEMO.player)));
     expectAnswer(res, r.answer);
     expect(app.count('E2')).toBe(r.e2);
     expect(app.count('E1') + app.count('E3')).toBeLessThanOrEqual(1);
     // The server lives on and still answers a good request.
-    if (r.answer.startsWith('node')) expectAnswer(await app.bearer(app.token(APP_DEMO.player)), 'verified');
+    if (r.answer.startsWith('node')) expectAnswer(await app.bearer(app.token(DEMO.player)), 'verified');
   });
 
   it('row 18: a JSON body access_token beside a header token never reaches verify', async () => {
-    const other = app.token(APP_DEMO.admin);
-    const res = await app.send({ lines: [`Authorization: Bearer ${app.token(APP_DEMO.player)}`, 'Content-Type: application/json'], body: JSON.stringify({ access_token: other }) });
+    const other = app.token(DEMO.admin);
+    const res = await app.send({ lines: [`Authorization: Bearer ${app.token(DEMO.player)}`, 'Content-Type: application/json'], body: JSON.stringify({ access_token: other }) });
     expectAnswer(res, 'verified');
     expect(app.count('E2')).toBe(1);
   });

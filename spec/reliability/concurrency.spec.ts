@@ -1,4 +1,4 @@
-import { APP_DEMO } from '../support/app-harness.js';
+import { DEMO } from '../support/app-harness.js';
 import { timed } from './support/fault-expect.js';
 import { jsonOf } from '../support/raw-http.js';
 import type { RawReply } from '../support/raw-http.js';
@@ -9,7 +9,7 @@ import type { ReliabilityApp } from './support/reliability-app.js';
 // "1,000 concurrent requests with one user token", over 1,000 real sockets.
 
 const N = 1000;
-const PLAYER = { member_no: APP_DEMO.player, guid: APP_DEMO.playerGuid };
+const PLAYER = { member_no: DEMO.player, guid: DEMO.playerGuid };
 
 /** Answers by status, plus the body of each answer that is not a 200 (to tell why). */
 function tally(replies: RawReply[]): Record<string, unknown> {
@@ -31,7 +31,7 @@ describe('a burst of 1,000 concurrent requests', () => {
   afterEach(() => app.close());
 
   it('1,000 concurrent first requests (distinct tokens) make one E1 call', async () => {
-    const tokens = Array.from({ length: N }, () => app.token(APP_DEMO.player));
+    const tokens = Array.from({ length: N }, () => app.token(DEMO.player));
     // E1 answers slowly, so every request arrives while it is in flight.
     app.emulator.injectFault({ endpoint: 'E1', type: 'latency', latencyMs: 600, count: 1 });
     const { value: replies, ms } = await timed(() => Promise.all(tokens.map((token) => app.bearer(token))));
@@ -43,7 +43,7 @@ describe('a burst of 1,000 concurrent requests', () => {
   }, 60_000);
 
   it('1,000 concurrent requests with one user token make one E2 call', async () => {
-    const token = app.token(APP_DEMO.player);
+    const token = app.token(DEMO.player);
     expect((await app.send({ path: '/healthz' })).status).toBe(200);
     // E2 answers slowly, so every request arrives while the one call is in flight.
     app.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 2500, count: 1 });

@@ -1,21 +1,14 @@
 import type { FaultSpec } from '../../lib/emulator/index.js';
-import { APP_DEMO } from '../support/app-harness.js';
-import { expectContactSupport, expectRetryLater, timed } from './support/fault-expect.js';
-import { jsonOf } from '../support/raw-http.js';
-import type { RawReply } from '../support/raw-http.js';
-import { FAST_BUDGET, startReliabilityApp } from './support/reliability-app.js';
+import { DEMO } from '../support/app-harness.js';
+import { BOUND_MS, expectContactSupport, expectPlayer, expectRetryLater, timed } from './support/fault-expect.js';
+import { startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 
 // Platform faults and their answers, the cases about our own
 // side: configuration faults (500, one log line, no E1 storm) and E1
 // unreachable at startup.
 
-const BOUND_MS = FAST_BUDGET.totalTimeoutMs + 900;
-const PLAYER = { member_no: APP_DEMO.player, guid: APP_DEMO.playerGuid };
 
-function expectPlayer(res: RawReply): void {
-  expect([res.status, jsonOf(res)]).toEqual([200, PLAYER]);
-}
 
 describe.each<[string, FaultSpec, number, RegExp]>([
   ['40101 again after the reissue', { endpoint: 'E2', type: 'code', code: 40101, count: -1 }, 40101, /after one reissue.*PLATFORM_CLIENT_ID/],
@@ -30,10 +23,10 @@ describe.each<[string, FaultSpec, number, RegExp]>([
   afterAll(() => app.close());
 
   it('answers 500 contact_support, logs one clear line naming the fix, and makes no storm of E1 calls', async () => {
-    if (fault.endpoint === 'E2') expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
+    if (fault.endpoint === 'E2') expectPlayer(await app.bearer(app.token(DEMO.player)));
     app.emulator.clearRequests();
     app.emulator.injectFault(fault);
-    for (let i = 0; i < 8; i += 1) expectContactSupport(await app.bearer(app.token(APP_DEMO.player)), code);
+    for (let i = 0; i < 8; i += 1) expectContactSupport(await app.bearer(app.token(DEMO.player)), code);
     expect(app.count('E1')).toBeLessThanOrEqual(1);
     const errors = app.clientLog.lines.filter((line) => line.level === 'error');
     expect(errors).toHaveLength(1);
@@ -53,13 +46,13 @@ describe('E1 unreachable at startup', () => {
       app.emulator.injectFault(fault);
       expect((await app.send({ path: '/healthz' })).status).toBe(200);
       for (let i = 0; i < 2; i += 1) {
-        const { value, ms } = await timed(() => app.bearer(app.token(APP_DEMO.player)));
+        const { value, ms } = await timed(() => app.bearer(app.token(DEMO.player)));
         expectRetryLater(value);
         expect(ms).toBeLessThan(BOUND_MS);
       }
       expect(app.count('E2')).toBe(0);
       app.emulator.clearFaults();
-      expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
+      expectPlayer(await app.bearer(app.token(DEMO.player)));
     } finally {
       await app.close();
     }

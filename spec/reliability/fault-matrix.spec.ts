@@ -1,8 +1,6 @@
 import type { FaultSpec } from '../../lib/emulator/index.js';
-import { APP_DEMO } from '../support/app-harness.js';
-import { expectRetryLater, timed } from './support/fault-expect.js';
-import { jsonOf } from '../support/raw-http.js';
-import type { RawReply } from '../support/raw-http.js';
+import { DEMO } from '../support/app-harness.js';
+import { BOUND_MS, expectPlayer, expectRetryLater, timed } from './support/fault-expect.js';
 import { FAST_BUDGET, startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 
@@ -14,19 +12,14 @@ import type { ReliabilityApp } from './support/reliability-app.js';
 // and the run of 40000s in platform-traps.spec.ts.
 
 // Budget 600 ms (200 ms per attempt, 2 retries); the bound leaves room for a loaded machine.
-const BOUND_MS = FAST_BUDGET.totalTimeoutMs + 900;
 const ATTEMPTS = FAST_BUDGET.retries + 1;
-const PLAYER = { member_no: APP_DEMO.player, guid: APP_DEMO.playerGuid };
 
-function expectPlayer(res: RawReply): void {
-  expect([res.status, jsonOf(res)]).toEqual([200, PLAYER]);
-}
 
 describe('platform faults through the example app', () => {
   let app: ReliabilityApp;
   beforeAll(async () => {
     app = await startReliabilityApp();
-    expectPlayer(await app.bearer(app.token(APP_DEMO.player))); // warm: API token held
+    expectPlayer(await app.bearer(app.token(DEMO.player))); // warm: API token held
   });
   afterAll(() => app.close());
   beforeEach(() => {
@@ -37,7 +30,7 @@ describe('platform faults through the example app', () => {
   const recovers = async (): Promise<void> => {
     app.emulator.clearFaults();
     app.emulator.clearRequests();
-    expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
+    expectPlayer(await app.bearer(app.token(DEMO.player)));
     expect(app.count('E2')).toBe(1);
   };
 
@@ -58,7 +51,7 @@ describe('platform faults through the example app', () => {
 
     it.each(faults)('%s, passing: retried within the budget, the player never notices', async (_name, fault) => {
       app.emulator.injectFault({ endpoint: 'E2', count: 2, ...fault });
-      const { value, ms } = await timed(() => app.bearer(app.token(APP_DEMO.player)));
+      const { value, ms } = await timed(() => app.bearer(app.token(DEMO.player)));
       expectPlayer(value);
       expect(app.count('E2')).toBe(3);
       expect(ms).toBeLessThan(BOUND_MS);
@@ -66,7 +59,7 @@ describe('platform faults through the example app', () => {
 
     it.each(faults)('%s, lasting: 503 retry_later with Retry-After after the retries, then recovery', async (_name, fault, code) => {
       app.emulator.injectFault({ endpoint: 'E2', count: -1, ...fault });
-      const { value, ms } = await timed(() => app.bearer(app.token(APP_DEMO.player)));
+      const { value, ms } = await timed(() => app.bearer(app.token(DEMO.player)));
       expectRetryLater(value, code);
       // A reset on a reused keep-alive socket earns one extra immediate retry (the keep-alive reset race).
       const extra = fault.type === 'drop' ? 1 : 0;
@@ -84,7 +77,7 @@ describe('platform faults through the example app', () => {
       ['an answer later than the per-attempt timeout', { endpoint: 'E2', type: 'latency', latencyMs: FAST_BUDGET.timeoutMs + 150, count: -1 }],
     ])('%s: 503 within the budget (timeout x attempts), never a hung request', async (_name, fault) => {
       app.emulator.injectFault(fault);
-      const { value, ms } = await timed(() => app.bearer(app.token(APP_DEMO.player)));
+      const { value, ms } = await timed(() => app.bearer(app.token(DEMO.player)));
       expectRetryLater(value);
       expect(ms).toBeGreaterThanOrEqual(FAST_BUDGET.timeoutMs);
       expect(ms).toBeLessThan(BOUND_MS);
@@ -96,14 +89,14 @@ describe('platform faults through the example app', () => {
 
   it.each([40101, 40103])('E2 %i: one reissue and one retry; the player never notices', async (code) => {
     app.emulator.injectFault({ endpoint: 'E2', type: 'code', code, count: 1 });
-    expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
+    expectPlayer(await app.bearer(app.token(DEMO.player)));
     expect([app.count('E1'), app.count('E2')]).toEqual([1, 2]);
   });
 
   it('E3 40101: one reissue and one retry on the admin lookup', async () => {
     app.emulator.injectFault({ endpoint: 'E3', type: 'code', code: 40101, count: 1 });
-    const res = await app.bearer(app.token(APP_DEMO.admin), `/admin/members?search_type=member_no&value=${APP_DEMO.player}`);
-    expect([res.status, jsonOf(res)]).toEqual([200, PLAYER]);
+    const res = await app.bearer(app.token(DEMO.admin), `/admin/members?search_type=member_no&value=${DEMO.player}`);
+    expectPlayer(res);
     expect([app.count('E1'), app.count('E3')]).toEqual([1, 2]);
   });
 });
@@ -115,14 +108,14 @@ describe('a platform that answers slowly near the timeout', () => {
   let app: ReliabilityApp;
   beforeAll(async () => {
     app = await startReliabilityApp({ client: BUDGET });
-    expectPlayer(await app.bearer(app.token(APP_DEMO.player)));
+    expectPlayer(await app.bearer(app.token(DEMO.player)));
   });
   afterAll(() => app.close());
   beforeEach(() => app.emulator.clearRequests());
 
   it('an answer just inside the per-attempt timeout is served, with one call', async () => {
     app.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: BUDGET.timeoutMs - 250, count: -1 });
-    const { value, ms } = await timed(() => app.bearer(app.token(APP_DEMO.player)));
+    const { value, ms } = await timed(() => app.bearer(app.token(DEMO.player)));
     app.emulator.clearFaults();
     expectPlayer(value);
     expect(app.count('E2')).toBe(1);
@@ -131,7 +124,7 @@ describe('a platform that answers slowly near the timeout', () => {
 
   it('one answer just past the timeout is retried and served within the budget', async () => {
     app.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: BUDGET.timeoutMs + 150, count: 1 });
-    const { value, ms } = await timed(() => app.bearer(app.token(APP_DEMO.player)));
+    const { value, ms } = await timed(() => app.bearer(app.token(DEMO.player)));
     expectPlayer(value);
     expect(app.count('E2')).toBe(2);
     expect(ms).toBeGreaterThanOrEqual(BUDGET.timeoutMs);

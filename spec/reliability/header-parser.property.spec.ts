@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parseAuthorization } from '../../lib/auth/authorization-header.js';
 import { PlatformError } from '../../lib/errors/index.js';
-import { APP_DEMO } from '../support/app-harness.js';
+import { DEMO } from '../support/app-harness.js';
 import { jsonOf } from '../support/raw-http.js';
 import { startReliabilityApp } from './support/reliability-app.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
@@ -41,7 +41,7 @@ describe('the example app under random Authorization bytes and request shapes', 
   const verified: unknown[] = [];
   beforeAll(async () => {
     app = await startReliabilityApp();
-    validTokens = Array.from({ length: 5 }, () => app.token(APP_DEMO.player));
+    validTokens = Array.from({ length: 5 }, () => app.token(DEMO.player));
     const client = app.client as unknown as Record<string, (token: unknown) => Promise<unknown>>;
     for (const method of ['verifyUserToken', 'verifyWebToken']) {
       const original = client[method]!.bind(app.client);
@@ -80,7 +80,7 @@ describe('the example app under random Authorization bytes and request shapes', 
           calledFor += 1;
           expect(bytes.toString('latin1')).toMatch(WELL_FORMED);
         }
-        if (res.status === 200) expect(jsonOf(res)).toEqual({ member_no: APP_DEMO.player, guid: APP_DEMO.playerGuid });
+        if (res.status === 200) expect(jsonOf(res)).toEqual({ member_no: DEMO.player, guid: DEMO.playerGuid });
       }),
       { numRuns: 250 },
     );

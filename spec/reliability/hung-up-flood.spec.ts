@@ -8,7 +8,7 @@ import { CALLER_GONE } from '../../lib/http/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { DEMO, configFor, startTestEmulator } from '../support/client-harness.js';
 
-// Issue 12 finding 4: a flood of garbage tokens from clients that hang up must not become platform
+// A flood of garbage tokens from clients that hang up must not become platform
 // calls, nor make a real player wait behind them.
 
 const FLOOD = 1000;

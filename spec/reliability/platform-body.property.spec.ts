@@ -84,7 +84,7 @@ describe('the code decides, over HTTP, whatever the status', () => {
             expect(outcome).toMatchObject({ kind: expected.kind, status: expected.status, code: c });
           }
         } finally {
-          client.close();
+          void client.close();
         }
       }),
       { numRuns: 80 },

@@ -1,11 +1,11 @@
 import { inspect } from 'node:util';
 import { fingerprint } from '../../lib/index.js';
-import { APP_DEMO } from '../support/app-harness.js';
+import { DEMO } from '../support/app-harness.js';
 import { CanaryCapture } from './support/canary-capture.js';
 import { CANARY, apiTokenOf, canaryApp, closedPort, runCanaryScenarios } from './support/canary-scenarios.js';
 import type { ReliabilityApp } from './support/reliability-app.js';
 
-// Issue 8 part 4: the whole set of requests and faults with canary values for
+// The whole set of requests and faults with canary values for
 // the client secret, the API token and the user tokens; every log line,
 // console call, stdout/stderr write, response (status line, headers, body),
 // error that reached the error handler, and event is searched for them.
@@ -20,7 +20,10 @@ function parserBody(error: unknown): string | undefined {
 }
 
 function collect(cap: CanaryCapture, app: ReliabilityApp): string[] {
-  for (const line of [...app.logger.lines, ...app.clientLog.lines]) cap.add(line.msg), cap.add(line.obj);
+  for (const line of [...app.logger.lines, ...app.clientLog.lines]) {
+    cap.add(line.msg);
+    cap.add(line.obj);
+  }
   for (const event of [...app.events.calls, ...app.events.circuits, ...app.events.probes, ...app.events.tokens]) cap.add(event);
   const parserBodies: string[] = [];
   for (const error of app.handled) {
@@ -73,10 +76,10 @@ describe.each([['unset', undefined], ['production', 'production']])('secret cana
     cold.emulator.injectFault({ endpoint: 'E1', type: 'http5xx', count: 2 });
     cold.emulator.injectFault({ endpoint: 'E1', type: 'drop', count: 4 });
     for (const other of [cold, wrong, refused]) {
-      for (let i = 0; i < 4; i += 1) await other.bearer(other.token(APP_DEMO.player));
+      for (let i = 0; i < 4; i += 1) await other.bearer(other.token(DEMO.player));
     }
-    expect((await wrong.bearer(wrong.token(APP_DEMO.player))).status).toBe(500);
-    expect((await refused.bearer(refused.token(APP_DEMO.player))).status).toBe(503);
+    expect((await wrong.bearer(wrong.token(DEMO.player))).status).toBe(500);
+    expect((await refused.bearer(refused.token(DEMO.player))).status).toBe(503);
     cap.canary(await apiTokenOf(cold));
 
     const parserBodies = apps.flatMap((a) => collect(cap, a));

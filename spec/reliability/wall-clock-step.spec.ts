@@ -5,7 +5,7 @@ import type { Emulator } from '../../lib/emulator/index.js';
 import { DEMO, configFor, rejectionOf, startTestEmulator } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';
 
-// Issue 11 item 3: durations run on a monotonic clock; only API-token lifetimes are wall-clock times.
+// Durations run on a monotonic clock; only API-token lifetimes are wall-clock times.
 
 const HOUR_MS = 3_600_000;
 const PLAYER = { memberNo: DEMO.admin, guid: DEMO.adminGuid };
@@ -75,7 +75,8 @@ describe('a backward step of the wall clock', () => {
   });
 
   it('uses the process monotonic clock when no clock is injected', async () => {
-    const { monotonicFor, processMonotonic, resolvePlatformConfig } = await import('../../lib/config/index.js');
+    const { resolvePlatformConfig } = await import('../../lib/config/index.js');
+    const { monotonicFor, processMonotonic } = await import('../../lib/time/monotonic.js');
     const config = resolvePlatformConfig({ baseUrl: emulator.url, clientId: 'c', clientSecret: 's', gameId: 'g' });
     expect(config.monotonic).toBe(processMonotonic);
     // An injected clock: followed forward only.

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import type { Request } from 'express';
-import { passportFailureOf } from '../../lib/strategy/passport-failure.js';
+import { passportFailureOf } from '../../lib/adapters/passport-failure.js';
 import { PlatformError, errorForPlatformCode } from '../../lib/errors/index.js';
 import { PlatformBearerStrategy, type PlatformBearerStrategyOptions } from '../../lib/strategy/platform-bearer-strategy.js';
 import type { GameUser, Logger } from '../../lib/types.js';
@@ -142,6 +142,8 @@ describe('PlatformBearerStrategy verify callback', () => {
     const onRejection = (reason: unknown) => rejections.push(reason);
     process.on('unhandledRejection', onRejection);
     try {
+      // An async verify callback on purpose: passport ignores the promise it returns.
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises
       const strategy = new PlatformBearerStrategy({ client }, async () => {
         throw new Error('database down');
       });
@@ -180,7 +182,7 @@ describe('PlatformBearerStrategy verify callback', () => {
 
   it('denies with 403 when done(null, null) or done(null)', async () => {
     for (const verify of [(_u: GameUser, done: (e: unknown, u?: null) => void) => done(null, null), (_u: GameUser, done: (e: unknown) => void) => done(null)]) {
-      const { first } = await run(new PlatformBearerStrategy({ client }, verify as never), auth('Bearer tok'));
+      const { first } = await run(new PlatformBearerStrategy({ client }, verify), auth('Bearer tok'));
       expect(first).toEqual({ name: 'fail', args: [403] });
     }
   });

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { PlatformBearerStrategy, type StrategyActions } from '../../lib/strategy/index.js';
-import { loadPassport, memoryLogger } from '../support/http-apps.js';
+import { loadPassport } from '../support/http-apps.js';
+import { recordingLogger } from '../support/recording-logger.js';
 import { fakeVerifier } from '../support/http-fake-verifier.js';
 
 const passport = await loadPassport();
@@ -23,11 +24,11 @@ describeWithPassport('the strategy as Socket.IO middleware (polling first)', () 
 
   beforeAll(async () => {
     process.prependListener('uncaughtException', onCrash);
-    passport!.use(new PlatformBearerStrategy({ client: fakeVerifier(), logger: memoryLogger() }));
+    passport.use(new PlatformBearerStrategy({ client: fakeVerifier(), logger: recordingLogger() }));
     http = createServer();
     io = new Server(http);
     io.use((socket, next) => {
-      (passport!.authenticate('game-platform', { session: false }) as (req: unknown, res: unknown, next: (err?: unknown) => void) => void)(
+      (passport.authenticate('game-platform', { session: false }) as (req: unknown, res: unknown, next: (err?: unknown) => void) => void)(
         socket.request,
         {},
         next as (err?: unknown) => void,
@@ -40,7 +41,7 @@ describeWithPassport('the strategy as Socket.IO middleware (polling first)', () 
 
   afterAll(async () => {
     for (const c of clients) c.close();
-    await new Promise<void>((resolve) => io.close(() => resolve()));
+    await io.close();
     process.off('uncaughtException', onCrash);
   });
 
@@ -78,7 +79,7 @@ describeWithPassport('the strategy as Socket.IO middleware (polling first)', () 
 
 describe('any request shape gets an answer, never a throw', () => {
   function run(req: object): Promise<string> {
-    const strategy = new PlatformBearerStrategy({ client: fakeVerifier(), logger: memoryLogger() });
+    const strategy = new PlatformBearerStrategy({ client: fakeVerifier(), logger: recordingLogger() });
     return new Promise((resolve, reject) => {
       const actions: StrategyActions = {
         success: () => resolve('success'),
@@ -90,7 +91,7 @@ describe('any request shape gets an answer, never a throw', () => {
       try {
         Object.assign(Object.create(strategy) as PlatformBearerStrategy, actions).authenticate(req as never, {});
       } catch (err) {
-        reject(err as Error);
+        reject(err);
       }
     });
   }

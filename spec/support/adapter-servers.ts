@@ -13,7 +13,7 @@ import type { PlatformClient } from '../../lib/client/index.js';
 import { GamePlatformModule, GameUser, passportResult } from '../../lib/nest/index.js';
 import { PlatformBearerStrategy } from '../../lib/strategy/index.js';
 import type { GameUser as Player } from '../../lib/types.js';
-import { EXPRESS_VERSIONS, buildApp, listen, loadPassport, memoryLogger, type GuardMode } from './http-apps.js';
+import { EXPRESS_VERSIONS, buildApp, listen, loadPassport, recordingLogger, type GuardMode } from './http-apps.js';
 
 /** A running app: its port, and how to stop it. */
 export interface AdapterServer {
@@ -35,7 +35,7 @@ let strategies = 0;
 /** `@nestjs/passport`'s `AuthGuard` on our strategy, with the `handleRequest` of docs/nest.md. */
 function nestPassportModule(client: PlatformClient): DynamicModule {
   const name = `game-platform-${++strategies}`;
-  passport.use(name, new PlatformBearerStrategy({ client, logger: memoryLogger() }));
+  passport.use(name, new PlatformBearerStrategy({ client, logger: recordingLogger() }));
 
   @Injectable()
   class GameAuthGuard extends AuthGuard(name) {
@@ -57,7 +57,7 @@ function nestPassportModule(client: PlatformClient): DynamicModule {
   class PassportAppModule {}
 
   // The module registers the problem filter; the passport guard replaces ours.
-  return { module: PassportAppModule, imports: [GamePlatformModule.forRoot({ client, logger: memoryLogger() })], controllers: [PassportMeController] };
+  return { module: PassportAppModule, imports: [GamePlatformModule.forRoot({ client, logger: recordingLogger() })], controllers: [PassportMeController] };
 }
 
 const expressAdapters: [string, StartAdapter][] = EXPRESS_VERSIONS.flatMap(([version, expressFn]) =>
@@ -71,13 +71,13 @@ const expressAdapters: [string, StartAdapter][] = EXPRESS_VERSIONS.flatMap(([ver
 export const ADAPTERS: [string, StartAdapter][] = [
   ...expressAdapters,
   ['Nest (Express platform) GamePlatformGuard', async (client) =>
-    nestServer(await NestFactory.create(AppModule.with(GamePlatformModule.forRoot({ client, logger: memoryLogger() })), { logger: false }))],
+    nestServer(await NestFactory.create(AppModule.with(GamePlatformModule.forRoot({ client, logger: recordingLogger() })), { logger: false }))],
   ['Nest (Fastify platform) GamePlatformGuard', async (client) =>
-    nestServer(await NestFactory.create(AppModule.with(GamePlatformModule.forRoot({ client, logger: memoryLogger() })), new FastifyAdapter(), { logger: false }))],
+    nestServer(await NestFactory.create(AppModule.with(GamePlatformModule.forRoot({ client, logger: recordingLogger() })), new FastifyAdapter(), { logger: false }))],
   ['Nest @nestjs/passport AuthGuard with passportResult', async (client) =>
     nestServer(await NestFactory.create(nestPassportModule(client), { logger: false }))],
   ['Fastify plugin', async (client) => {
-    const app = await buildFastifyApp(client, memoryLogger());
+    const app = await buildFastifyApp(client, recordingLogger());
     await app.listen({ port: 0, host: '127.0.0.1' });
     return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
   }],

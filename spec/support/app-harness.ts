@@ -4,32 +4,16 @@ import type { Express } from 'express';
 import { createApp } from '../../example-app/create-app.js';
 import type { AppConfig } from '../../example-app/create-app.js';
 import { attachRealtime, type AttachedRealtime, type Realtime } from '../../example-app/realtime.js';
-import { DEFAULT_MEMBERS, startEmulator } from '../../lib/emulator/index.js';
+import { startEmulator } from '../../lib/emulator/index.js';
 import type { Emulator, EmulatorOptions } from '../../lib/emulator/index.js';
 import { PlatformClient } from '../../lib/index.js';
-import type { Logger, PlatformConfig } from '../../lib/index.js';
+import type { PlatformConfig } from '../../lib/index.js';
+import { DEMO } from './demo.js';
+import { recordingLogger } from './recording-logger.js';
 
-/** Credentials of the emulator's DEFAULT_SEED (development values only). */
-export const APP_DEMO = {
-  gameId: 'demo-game',
-  clientId: 'demo-client',
-  clientSecret: 'demo-secret',
-  admin: DEFAULT_MEMBERS.admin,
-  adminGuid: '200000000397',
-  player: DEFAULT_MEMBERS.player,
-  playerGuid: '200000000401',
-  noGuid: DEFAULT_MEMBERS.noGuid,
-  unregistered: DEFAULT_MEMBERS.unregisteredDevice,
-  big: DEFAULT_MEMBERS.bigIds,
-  bigGuid: '9007199254740995',
-} as const;
+export { DEMO };
 
-/** A logger that keeps every line, for assertions (and keeps test output quiet). */
-export function recordingLogger(): Logger & { lines: Array<{ level: string; msg: string; obj: object }> } {
-  const lines: Array<{ level: string; msg: string; obj: object }> = [];
-  const at = (level: string) => (obj: object, msg?: string): void => void lines.push({ level, msg: msg ?? '', obj });
-  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-}
+export { recordingLogger };
 
 /** Options of {@link startAppHarness}. */
 export interface AppHarnessOptions {
@@ -55,15 +39,15 @@ export async function startAppHarness(options: AppHarnessOptions = {}): Promise<
   const logger = recordingLogger();
   const client = new PlatformClient({
     baseUrl: emulator.url,
-    clientId: APP_DEMO.clientId,
-    clientSecret: APP_DEMO.clientSecret,
-    gameId: APP_DEMO.gameId,
+    clientId: DEMO.clientId,
+    clientSecret: DEMO.clientSecret,
+    gameId: DEMO.gameId,
     clock: emulator,
     ...options.client,
   });
   const app = createApp({
     client,
-    adminMemberNos: [APP_DEMO.admin],
+    adminMemberNos: [DEMO.admin],
     webLoginUrl: `${emulator.url}/_emulator/web/login`,
     webLogoutUrl: `${emulator.url}/_emulator/web/logout`,
     logger,
@@ -74,9 +58,9 @@ export async function startAppHarness(options: AppHarnessOptions = {}): Promise<
     client,
     app,
     logger,
-    token: (memberNo) => emulator.login(memberNo, APP_DEMO.gameId).access_token,
+    token: (memberNo) => emulator.login(memberNo, DEMO.gameId).access_token,
     close: async () => {
-      client.close();
+      void client.close();
       await emulator.close();
     },
   };
@@ -112,7 +96,7 @@ export async function listenWithRealtime(app: Express): Promise<{ url: string; r
     realtime,
     close: async () => {
       realtime.closeAll('shutdown');
-      await new Promise<void>((resolve) => realtime.io.close(() => resolve()));
+      await new Promise<void>((resolve) => void realtime.io.close(() => resolve()));
       server.closeAllConnections();
     },
   };

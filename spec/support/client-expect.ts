@@ -10,7 +10,7 @@ export function expectPlatformError(error: unknown, kind: ErrorKind, status?: nu
   expect(isPlatformError(error)).toBe(true);
   const e = error as PlatformError;
   expect({ kind: e.kind, ...(status === undefined ? {} : { status: e.status }) }).toEqual({ kind, ...(status === undefined ? {} : { status }) });
-  for (const name of ['cause', 'config', 'request', 'response', 'isAxiosError', 'toJSON']) {
+  for (const name of ['cause', 'config', 'request', 'response', 'toJSON']) {
     expect(Object.hasOwn(e, name)).toBe(false);
   }
   expect(e.cause).toBeUndefined();

@@ -1,19 +1,11 @@
 import { inspect } from 'node:util';
 import { DEFAULT_SEED, startEmulator } from '../../lib/emulator/index.js';
 import type { Emulator, EmulatorOptions, EmulatorSeed } from '../../lib/emulator/index.js';
-import type { CallEvent, PlatformConfig, TokenEvent } from '../../lib/index.js';
-import type { Logger } from '../../lib/types.js';
+import { PlatformClient } from '../../lib/index.js';
+import type { CallEvent, PlatformConfig, RevocationBus, TokenEvent } from '../../lib/index.js';
+import { DEMO } from './demo.js';
 
-/** Credentials of the emulator's default Live client. */
-export const DEMO = {
-  clientId: 'demo-client',
-  clientSecret: 'demo-secret',
-  gameId: 'demo-game',
-  admin: '20005061986',
-  adminGuid: '200000000397',
-  noGuid: '20005061988',
-  unregistered: '20005061989',
-} as const;
+export { DEMO };
 
 /** A member whose guid is 2^53 + 1: a JS number would turn it into ...992. */
 export const BIG = { memberNo: '9007199254740997', guid: '9007199254740993' } as const;
@@ -47,27 +39,26 @@ export function configFor(emulator: Emulator, overrides: Partial<PlatformConfig>
   };
 }
 
-export interface LogLine {
-  level: 'debug' | 'info' | 'warn' | 'error';
-  obj: object;
-  msg: string | undefined;
+/** Options of a client built by {@link clientsOn}: the config, and a revocation bus to share. */
+export type TestClientOptions = Partial<PlatformConfig> & { revocations?: RevocationBus };
+
+/**
+ * A factory of clients on the emulator `emulator()` returns (with
+ * {@link configFor} and `defaults`), each closed after its test.
+ */
+export function clientsOn(emulator: () => Emulator, defaults: Partial<PlatformConfig> = {}): (overrides?: TestClientOptions) => PlatformClient {
+  const open: PlatformClient[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
+  return (overrides = {}) => {
+    const c = new PlatformClient({ ...configFor(emulator(), defaults), ...overrides });
+    open.push(c);
+    return c;
+  };
 }
 
-/** A pino-compatible logger that keeps every line. */
-export function captureLogger(): Logger & { lines: LogLine[]; at(level: LogLine['level']): LogLine[] } {
-  const lines: LogLine[] = [];
-  const log = (level: LogLine['level']) => (obj: object, msg?: string): void => {
-    lines.push({ level, obj, msg });
-  };
-  return {
-    lines,
-    at: (level) => lines.filter((line) => line.level === level),
-    debug: log('debug'),
-    info: log('info'),
-    warn: log('warn'),
-    error: log('error'),
-  };
-}
+export { recordingLogger, type LogLine } from './recording-logger.js';
 
 /** Every way a value could be printed: inspect (hidden fields too), JSON, message, stack. */
 export function renderings(value: unknown): string[] {

@@ -72,7 +72,7 @@ export function rawHttpFixture(defaults: Partial<PlatformConfig>) {
   const servers: RawServer[] = [];
   const layers: PlatformHttp[] = [];
   afterEach(async () => {
-    for (const layer of layers.splice(0)) layer.close();
+    for (const layer of layers.splice(0)) void layer.close();
     await Promise.all(servers.splice(0).map((s) => s.close()));
   });
   return async function setup(handler: RawHandler, overrides: Partial<PlatformConfig> = {}): Promise<{ server: RawServer; http: PlatformHttp }> {

@@ -1,24 +1,7 @@
 import { request as httpRequest, type Agent, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
+import { DEMO } from './demo.js';
 
-/** Credentials and ids of the emulator's DEFAULT_SEED. */
-export const DEMO = {
-  gameId: 'demo-game',
-  clientId: 'demo-client',
-  clientSecret: 'demo-secret',
-  sandboxClientId: 'demo-sandbox-client',
-  sandboxClientSecret: 'demo-sandbox-secret',
-  otherGameId: 'other-game',
-  otherClientId: 'other-client',
-  otherClientSecret: 'other-secret',
-  admin: '20005061986',
-  adminGuid: '200000000397',
-  player: '20005061987',
-  playerGuid: '200000000401',
-  noGuid: '20005061988',
-  unregistered: '20005061989',
-  big: '9007199254740993',
-  bigGuid: '9007199254740995',
-} as const;
+export { DEMO };
 
 /** An HTTP answer: status, headers, raw text, and the JSON body when the text is JSON. */
 export interface HttpResult {
@@ -81,17 +64,16 @@ export function lookup(base: string, token: string | null, query: string, gameId
 export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent; timeoutMs?: number } = {}):
 Promise<{ status: number; headers: IncomingHttpHeaders; text: string; reusedSocket: boolean }> {
   return new Promise((resolve, reject) => {
-    let req: ClientRequest;
-    const done = (err: Error & { reusedSocket?: boolean }): void => {
-      err.reusedSocket = req.reusedSocket;
-      reject(err);
-    };
-    req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent: options.agent }, (res) => {
+    const req: ClientRequest = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent: options.agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), reusedSocket: req.reusedSocket }));
       res.on('error', done);
     });
+    const done = (err: Error & { reusedSocket?: boolean }): void => {
+      err.reusedSocket = req.reusedSocket;
+      reject(err);
+    };
     req.on('error', done);
     if (options.timeoutMs !== undefined) req.setTimeout(options.timeoutMs, () => req.destroy(Object.assign(new Error('client timeout'), { code: 'ETIMEDOUT' })));
     req.end(options.body);

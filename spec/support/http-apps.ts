@@ -4,7 +4,9 @@ import type { Express, RequestHandler } from 'express';
 import type { PassportStatic } from 'passport';
 import { platformErrorHandler, requireGameUser, type PlatformErrorHandlerOptions, type RequireGameUserOptions } from '../../lib/middleware/index.js';
 import { PlatformBearerStrategy } from '../../lib/strategy/index.js';
-import type { Logger } from '../../lib/types.js';
+import { recordingLogger } from './recording-logger.js';
+
+export { recordingLogger };
 
 /** Both Express majors, for `describe.each`. */
 export const EXPRESS_VERSIONS: [string, typeof express][] = [
@@ -15,22 +17,15 @@ export const EXPRESS_VERSIONS: [string, typeof express][] = [
 /** How the protected routes are guarded. */
 export type GuardMode = 'requireGameUser' | 'passport';
 
-/** passport when installed (it is an optional peer dependency), else undefined. */
-export async function loadPassport(): Promise<PassportStatic | undefined> {
-  try {
-    const mod = (await import('passport')) as unknown as { default?: PassportStatic; Passport?: new () => PassportStatic };
-    return mod.Passport ? new mod.Passport() : mod.default;
-  } catch {
-    return undefined;
-  }
+/**
+ * A fresh passport instance (a dev dependency: a missing one fails the specs
+ * that use it rather than skipping them).
+ */
+export async function loadPassport(): Promise<PassportStatic> {
+  const mod = (await import('passport')) as unknown as { default: PassportStatic; Passport?: new () => PassportStatic };
+  return mod.Passport ? new mod.Passport() : mod.default;
 }
 
-/** A logger that keeps what it is given, for assertions. */
-export function memoryLogger(): Logger & { lines: { level: string; obj: object; msg?: string | undefined }[] } {
-  const lines: { level: string; obj: object; msg?: string | undefined }[] = [];
-  const at = (level: string) => (obj: object, msg?: string) => void lines.push({ level, obj, msg });
-  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-}
 
 export interface AppOptions<U extends object> {
   mode: GuardMode;
@@ -44,7 +39,7 @@ export interface AppOptions<U extends object> {
 }
 
 function guard<U extends object>(options: AppOptions<U>, overrides: Partial<RequireGameUserOptions<U>> = {}): RequestHandler {
-  const auth = { logger: memoryLogger(), ...options.auth, ...overrides };
+  const auth = { logger: recordingLogger(), ...options.auth, ...overrides };
   if (options.mode === 'requireGameUser') return requireGameUser(auth);
   const passport = options.passport;
   if (!passport) throw new Error('passport is not installed');
@@ -73,7 +68,7 @@ export function buildApp<U extends object>(expressFn: typeof express, options: A
   app.get('/boom', () => {
     throw new Error('unexpected: db password hunter2');
   });
-  app.use(platformErrorHandler({ logger: memoryLogger(), ...options.handler }));
+  app.use(platformErrorHandler({ logger: recordingLogger(), ...options.handler }));
   return app;
 }
 

@@ -34,7 +34,7 @@ export async function startRealtimeServer(
 ): Promise<RealtimeServer> {
   const client = new PlatformClient(configFor(emulator, { timeoutMs: 300, totalTimeoutMs: 600, ...options.config }));
   const authenticate = createAuthenticator(client, { tokenFrom: { cookie: COOKIE } });
-  const registry = new SessionRegistry({ authenticate, events: client as never, now: () => emulator.now(), reverifyIntervalMs: 0, ...options });
+  const registry = new SessionRegistry({ authenticate, events: client, now: () => emulator.now(), reverifyIntervalMs: 0, ...options });
   const server = createServer((_req, res) => res.writeHead(404).end());
   const io = new IoServer(server, { destroyUpgrade: false });
   useSocketIoAuth(io, { authenticate, registry, cookie: COOKIE });
@@ -51,7 +51,7 @@ export async function startRealtimeServer(
     server,
     async close(): Promise<void> {
       registry.closeAll('shutdown');
-      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await new Promise<void>((resolve) => void io.close(() => resolve()));
       server.closeAllConnections();
       await client.close();
     },
@@ -140,7 +140,7 @@ export function refusedIo(url: string, options: { token?: unknown; headers?: Rec
     socket.once('connect', () => reject(new Error('connected')));
     socket.once('connect_error', (err) => {
       socket.close();
-      resolve(err as Error & { data?: Record<string, unknown> });
+      resolve(err);
     });
   });
 }

@@ -40,7 +40,7 @@ function launch(port: number, args: readonly string[]): Promise<ChildProcess> {
       clearTimeout(timer);
       reject(new Error(`redis-server exited (${code}):\n${out}`));
     });
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
       if (out.includes('Ready to accept connections')) {
         clearTimeout(timer);

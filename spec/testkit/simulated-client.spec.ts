@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  platform.close();
+  void platform.close();
   await emulator.close();
 });
 

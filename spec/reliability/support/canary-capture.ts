@@ -1,7 +1,6 @@
 import { inspect } from 'node:util';
 import { renderings } from '../../support/client-harness.js';
 
-type Writer = typeof process.stdout.write;
 const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
 
 /**
@@ -31,7 +30,7 @@ export class CanaryCapture {
       stream.write = ((chunk: unknown, ...rest: unknown[]) => {
         this.texts.push(Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
         return (original as (...a: unknown[]) => boolean).call(stream, chunk, ...rest);
-      }) as Writer;
+      });
       this.#restore.push(() => {
         stream.write = original;
       });

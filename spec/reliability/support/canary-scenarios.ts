@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MEMBERS, DEFAULT_SEED } from '../../../lib/emulator/index.js';
 import type { EmulatorSeed, FaultSpec } from '../../../lib/emulator/index.js';
-import { APP_DEMO } from '../../support/app-harness.js';
+import { DEMO } from '../../support/app-harness.js';
 import { BAD_INPUT_ROWS } from './bad-input-rows.js';
 import type { CanaryCapture } from './canary-capture.js';
 import type { RawSpec } from '../../support/raw-http.js';
@@ -18,7 +18,7 @@ export const CANARY = {
 } as const;
 
 export const CANARY_SEED: EmulatorSeed = {
-  clients: [{ client_id: CANARY.clientId, client_secret: CANARY.secret, service_id: APP_DEMO.gameId }, ...DEFAULT_SEED.clients],
+  clients: [{ client_id: CANARY.clientId, client_secret: CANARY.secret, service_id: DEMO.gameId }, ...DEFAULT_SEED.clients],
   members: DEFAULT_SEED.members,
 };
 
@@ -57,7 +57,7 @@ export async function apiTokenOf(app: ReliabilityApp): Promise<string> {
   const res = await fetch(`${app.emulator.url}/auth/v5/server_token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_id: CANARY.clientId, client_secret: CANARY.secret, service_id: APP_DEMO.gameId }),
+    body: JSON.stringify({ client_id: CANARY.clientId, client_secret: CANARY.secret, service_id: DEMO.gameId }),
   });
   const body = (await res.json()) as { response_data: { access_token: string } };
   return body.response_data.access_token;
@@ -91,7 +91,7 @@ export async function runCanaryScenarios(app: ReliabilityApp, cap: CanaryCapture
   }
   for (const fault of [{ type: 'code', code: 40000 }, { type: 'code', code: 50000 }, { type: 'http5xx' }, { type: 'code', code: 40101 }] as FaultSpec[]) {
     emulator.injectFault({ endpoint: 'E3', count: 3, ...fault });
-    await app.bearer(app.token(DEFAULT_MEMBERS.admin), `/admin/members?search_type=guid&value=${APP_DEMO.playerGuid}`);
+    await app.bearer(app.token(DEFAULT_MEMBERS.admin), `/admin/members?search_type=guid&value=${DEMO.playerGuid}`);
     emulator.clearFaults();
   }
   // A run of 40000s across distinct tokens; the probe finds our API token refused.

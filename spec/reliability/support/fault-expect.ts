@@ -1,6 +1,16 @@
 import { performance } from 'node:perf_hooks';
+import { DEMO } from '../../support/demo.js';
 import { headerOf, jsonOf } from '../../support/raw-http.js';
 import type { RawReply } from '../../support/raw-http.js';
+import { FAST_BUDGET } from './reliability-app.js';
+
+/** How long a faulty call may take: the budget, plus room for a loaded machine. */
+export const BOUND_MS = FAST_BUDGET.totalTimeoutMs + 900;
+
+/** The example app's answer for the demo player once the platform answers. */
+export function expectPlayer(res: RawReply): void {
+  expect([res.status, jsonOf(res)]).toEqual([200, { member_no: DEMO.player, guid: DEMO.playerGuid }]);
+}
 
 /** The answer of a protected route when the platform fails (the error table in docs/errors.md). */
 export function expectRetryLater(res: RawReply, code?: number): void {

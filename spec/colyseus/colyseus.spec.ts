@@ -41,6 +41,14 @@ function nextMessage(room: ClientRoom, type: string): Promise<Record<string, unk
 function left(room: ClientRoom): Promise<number> {
   return new Promise((resolve) => room.onLeave((code: number) => resolve(code)));
 }
+/** Ends the admin's sessions through `registry` and expects `room` told and closed with 4403. */
+async function expectEndedByAdmin(registry: SessionRegistry, room: ClientRoom): Promise<void> {
+  const ended = nextMessage(room, 'session:ended');
+  const code = left(room);
+  expect(registry.endMember(DEMO.admin, 'admin')).toBe(1);
+  expect(await ended).toEqual({ reason: 'admin' });
+  expect(await code).toBe(4403);
+}
 
 describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk client)', () => {
   let emulator: Emulator;
@@ -114,8 +122,8 @@ describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk clie
     await room.leave();
   });
 
-  // A client that drops while onAuth is verifying its token must not stay
-  // in the registry (its close can pass before the helper listens for it).
+  // A client can drop while onAuth is verifying its token, before the helper
+  // listens for its close: it must not stay in the registry.
   it('never registers a client that left while onAuth was verifying its token', async () => {
     emulator.clearRequests();
     emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1000, count: 1 });
@@ -130,8 +138,8 @@ describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk clie
     await joining;
   });
 
-  // A client back through allowReconnection keeps client.auth but is
-  // no longer in the registry until reconnected(client) registers it again.
+  // A client back through allowReconnection keeps client.auth; it must be in
+  // the registry again too (ping, refresh, re-verification, session end).
   describe('allowReconnection: reconnected(client) registers the client again', () => {
     async function dropAndReconnect(token: string): Promise<ClientRoom> {
       const colyseus = new ColyseusClient(url);
@@ -155,11 +163,7 @@ describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk clie
       const pong = nextMessage(room, 'pong');
       room.send('ping');
       expect(await pong).toEqual({ member_no: DEMO.admin });
-      const ended = nextMessage(room, 'session:ended');
-      const code = left(room);
-      expect(registry.endMember(DEMO.admin, 'admin')).toBe(1);
-      expect(await ended).toEqual({ reason: 'admin' });
-      expect(await code).toBe(4403);
+      await expectEndedByAdmin(registry, room);
     });
 
     it('ends a client whose token was logged out meanwhile (auth:expired relogin, 4401)', async () => {
@@ -252,11 +256,7 @@ describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk clie
 
   it('session:ended admin ends the member\'s room connections', async () => {
     const room = await new ColyseusClient(url).joinOrCreate('lobby', { token: emulator.login(DEMO.admin).access_token });
-    const ended = nextMessage(room, 'session:ended');
-    const code = left(room);
-    expect(registry.endMember(DEMO.admin, 'admin')).toBe(1);
-    expect(await ended).toEqual({ reason: 'admin' });
-    expect(await code).toBe(4403);
+    await expectEndedByAdmin(registry, room);
   });
 
   it('re-verification: a logged-out token gets auth:expired relogin and leaves with 4401; an outage only after the grace', async () => {
@@ -280,7 +280,7 @@ describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk clie
     emulator.clearFaults();
   });
 
-  // The registry's refresh limit covers rooms too.
+  // The registry's auth:refresh limit covers rooms too.
   it('answers a refresh beyond the limit with auth:refresh-failed 429 retry_later, and one without a token with 400 login', async () => {
     const room = await new ColyseusClient(url).joinOrCreate('lobby', { token: emulator.login(DEMO.admin).access_token });
     const failed: Array<Record<string, unknown>> = [];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fingerprint, tokenKey } from '../../lib/config/index.js';
+import { fingerprint, tokenKey } from '../../lib/hashing/fingerprint.js';
 
 describe('fingerprint', () => {
   it('is the first 8 hex digits of the SHA-256, never the input', () => {

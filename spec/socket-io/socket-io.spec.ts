@@ -1,5 +1,5 @@
 import type { Emulator } from '../../lib/emulator/index.js';
-import { tokenKey } from '../../lib/config/fingerprint.js';
+import { tokenKey } from '../../lib/hashing/fingerprint.js';
 import { DEMO, startTestEmulator } from '../support/client-harness.js';
 import { randomBytes } from 'node:crypto';
 import { COOKIE, ioDisconnected, nextIo, openIo, refusedIo, startRealtimeServer, type RealtimeServer } from '../support/realtime-harness.js';
@@ -89,8 +89,8 @@ describe('Socket.IO adapter', () => {
     expect(await gone).toBe('io server disconnect');
   });
 
-  // Finding: with an acknowledgement and no payload the acknowledgement was
-  // taken for the payload, and the client waited until its timeout.
+  // With an acknowledgement and no payload, the acknowledgement must not be
+  // taken for the payload (the client would wait until its timeout).
   it('answers auth:refresh without a usable payload with 400 login in its acknowledgement', async () => {
     const { socket } = await openIo(rt.url, { token: emulator.login(DEMO.admin).access_token });
     const bad = { ok: false, problem: expect.objectContaining({ status: 400, action: 'login' }) };
@@ -154,8 +154,8 @@ describe('Socket.IO adapter', () => {
     expect(rt.registry.size).toBe(0);
   });
 
-  // Finding: a handshake whose authentication was in flight when shutdown
-  // began ended up connected (then session:ended), after a platform call.
+  // A handshake whose authentication is in flight when shutdown begins must
+  // not end up connected (then session:ended) after a platform call.
   describe('shutdown reaches the handshakes not yet authenticated', () => {
     let closing: RealtimeServer;
     beforeEach(async () => {
@@ -182,7 +182,7 @@ describe('Socket.IO adapter', () => {
     });
   });
 
-  // Finding: auth:refresh had no limit (a flood of random tokens was a flood of E2 calls).
+  // auth:refresh is limited: a flood of random tokens must not become a flood of E2 calls.
   it('refuses a refresh beyond the limit at once with 429 retry_later in its acknowledgement, and keeps the socket', async () => {
     const limited = await startRealtimeServer(emulator);
     const { socket } = await openIo(limited.url, { token: emulator.login(DEMO.admin).access_token });

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 
 // One-shot hashing (Node 20.12+) skips building a Hash object per call: this runs once per request.
-const sha256 = (text: string): string => crypto.hash('sha256', text, 'hex');
 
 /**
  * A short, non-reversible label for a secret (first 8 hex digits of its
@@ -14,10 +13,10 @@ const sha256 = (text: string): string => crypto.hash('sha256', text, 'hex');
  * ```
  */
 export function fingerprint(secret: string): string {
-  return sha256(secret).slice(0, 8);
+  return crypto.hash('sha256', secret, 'hex').slice(0, 8);
 }
 
 /** Full SHA-256 (hex) of a token: the key of caches and single-flight maps. */
 export function tokenKey(token: string): string {
-  return sha256(token);
+  return crypto.hash('sha256', token, 'hex');
 }

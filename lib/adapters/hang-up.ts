@@ -1,0 +1,37 @@
+import { CALLER_GONE } from '../http/aborted.js';
+
+/** A watch on one response: `signal` aborts when the client hangs up first. */
+export interface HangUpWatch {
+  readonly signal: AbortSignal;
+  /** Stops watching (call it once the authentication settled). */
+  stop(): void;
+}
+
+interface Closable {
+  readonly writableEnded?: boolean;
+  once(event: 'close', listener: () => void): unknown;
+  off(event: 'close', listener: () => void): unknown;
+}
+
+/**
+ * Aborts the platform call made for a request when its client hangs up
+ * before the answer: nobody would read it, and under a flood of abandoned
+ * requests the platform calls would otherwise pile up. `res` is Node's
+ * response, a wrapper with `.raw` (Fastify's reply), or anything else
+ * (`null`, `undefined`, a mock without events), for which there is nothing
+ * to watch: `undefined`. It runs on every request, so it is one function.
+ */
+export function abortOnHangUp(res: unknown): HangUpWatch | undefined {
+  if (res === null || typeof res !== 'object') return undefined;
+  const raw = 'raw' in res ? res.raw : res;
+  if (raw === null || typeof raw !== 'object') return undefined;
+  const out = raw as Partial<Closable>;
+  if (typeof out.once !== 'function' || typeof out.off !== 'function') return undefined;
+  const aborter = new AbortController();
+  const onClose = (): void => {
+    if (out.writableEnded !== true) aborter.abort(CALLER_GONE);
+  };
+  out.once('close', onClose);
+  // A bound native method rather than a closure of ours.
+  return { signal: aborter.signal, stop: out.off.bind(out, 'close', onClose) };
+}
