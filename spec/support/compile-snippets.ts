@@ -15,8 +15,9 @@ const ENTRY_DIRS: Record<string, string> = {
   'passport-game-platform/prometheus': 'lib/prometheus',
   'passport-game-platform/redis': 'lib/redis',
   'passport-game-platform/colyseus': 'lib/colyseus',
+  'passport-game-platform/realtime': 'lib/realtime',
 };
-const PACKAGE_IMPORT = /(from |require\()'(passport-game-platform(?:\/emulator|\/nest|\/fastify|\/testkit|\/ws|\/socket\.io|\/opentelemetry|\/prometheus|\/redis|\/colyseus)?)'/g;
+const PACKAGE_IMPORT = /(from |require\()'(passport-game-platform(?:\/emulator|\/nest|\/fastify|\/testkit|\/ws|\/socket\.io|\/opentelemetry|\/prometheus|\/redis|\/colyseus|\/realtime)?)'/g;
 
 /** A piece of code a user would write, importing the package by name. */
 export interface Snippet {
