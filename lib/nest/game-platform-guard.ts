@@ -3,7 +3,7 @@ import type { AdapterCore } from '../adapters/adapter-core.js';
 import { isPlatformError, missingCredentials } from '../errors/index.js';
 import type { GameUser } from '../types.js';
 import { abortOnDisconnect, setClientUser, type GatewayClient } from './gateway-client.js';
-import { wsRefusal } from './ws-refusal.js';
+import { wsExceptionLoaded, wsRefusal } from './ws-refusal.js';
 import { GAME_PLATFORM_CORE } from './tokens.js';
 
 /**
@@ -64,6 +64,7 @@ export class GamePlatformGuard implements CanActivate {
   // A gateway message: the client's handshake is verified once (messages that race share the
   // call), the player goes to client.data.user, and a refusal is the client's `exception` event.
   async #gateway(client: GatewayClient): Promise<boolean> {
+    await wsExceptionLoaded();
     if (client === null || typeof client !== 'object') throw wsRefusal(missingCredentials(), this.#core.realm);
     let verified = this.#clients.get(client);
     if (verified === undefined) {
