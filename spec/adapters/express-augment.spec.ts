@@ -1,4 +1,4 @@
-import { compileSnippets } from '../support/compile-snippets.js';
+import { compileSnippets, useCompiledSnippets } from '../support/compile-snippets.js';
 
 // req.user is typed by the package's declaration merging: a user's strict
 // project that imports the package sees `memberNo: string` and
@@ -22,20 +22,17 @@ describe('Express.User augmentation', () => {
     import type { Request } from 'express';
     export const m = (req: Request): string | undefined => req.user?.memberNo;`;
 
-  let problems: string[] = [];
-  beforeAll(() => {
-    problems = compileSnippets([
-      { name: 'typed', code: typed },
-      { name: 'numeric', code: numeric },
-    ]);
-  }, 60_000);
+  const compiled = useCompiledSnippets([
+    { name: 'typed', code: typed },
+    { name: 'numeric', code: numeric },
+  ]);
 
   it('types req.user.memberNo as a string and guid as string | null once the package is imported', () => {
-    expect(problems.filter((p) => p.startsWith('typed:'))).toEqual([]);
+    expect(compiled.problemsOf('typed')).toEqual([]);
   });
 
   it('refuses to read memberNo as a number (identifiers are never lossy numbers)', () => {
-    expect(problems.filter((p) => p.startsWith('numeric:'))).toEqual([
+    expect(compiled.problemsOf('numeric')).toEqual([
       expect.stringContaining("Type 'string | undefined' is not assignable to type 'number | undefined'"),
     ]);
   });

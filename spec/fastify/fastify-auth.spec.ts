@@ -3,13 +3,10 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
 import { fastifyGamePlatform, gamePlatformErrorHandler } from '../../lib/fastify/index.js';
-import { useEmulator } from '../support/emulator-fixture.js';
 import { recordingLogger } from '../support/recording-logger.js';
-import { emulatorClients } from '../support/http-emulator-client.js';
+import { useAdapterEmulator } from '../support/http-emulator-client.js';
 
-const fixture = useEmulator();
-const clients = emulatorClients(() => fixture.emulator, { timeoutMs: 3000, totalTimeoutMs: 6000 });
-afterAll(() => clients.closeAll());
+const { fixture, clients } = useAdapterEmulator();
 
 // A second way in that a game backend typically has: its own servers' key.
 async function serverKey(request: FastifyRequest): Promise<void> {

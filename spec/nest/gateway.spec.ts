@@ -9,12 +9,10 @@ import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
 import { GamePlatformGuard, GamePlatformModule, GameUser, passportResult } from '../../lib/nest/index.js';
 import { PlatformBearerStrategy } from '../../lib/strategy/index.js';
-import { useEmulator } from '../support/emulator-fixture.js';
 import { recordingLogger } from '../support/recording-logger.js';
-import { emulatorClients } from '../support/http-emulator-client.js';
+import { useAdapterEmulator } from '../support/http-emulator-client.js';
 
-const fixture = useEmulator();
-const clients = emulatorClients(() => fixture.emulator, { timeoutMs: 3000, totalTimeoutMs: 6000 });
+const { fixture, clients } = useAdapterEmulator();
 
 interface Player {
   memberNo: string;

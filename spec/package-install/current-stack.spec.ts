@@ -1,6 +1,6 @@
 import { cp, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { compileApp, env, packPackage, run, type PackedPackage } from './packed-package.js';
+import { compileApp, env, expectContract, packPackage, run, type PackedPackage } from './packed-package.js';
 
 // Today's stack: the packed package installed (no --force, no
 // --legacy-peer-deps) into one app with the newest release of every framework
@@ -22,12 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await packed?.remove();
 });
-
-function expectContract(result: Answers): void {
-  expect(result.valid.status).toBe(200);
-  expect(result.device).toMatchObject({ status: 403, type: 'application/problem+json; charset=utf-8', body: { action: 'register_device', code: 46217 } });
-  expect(result.none).toMatchObject({ status: 401, type: 'application/problem+json; charset=utf-8', body: { action: 'login' } });
-}
 
 const NEWEST = {
   express: 'latest', passport: 'latest',

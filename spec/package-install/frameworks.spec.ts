@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { compileApp, env, packPackage, run, type PackedPackage } from './packed-package.js';
+import { compileApp, env, expectContract, packPackage, run, type PackedPackage } from './packed-package.js';
 
 // The packed package installed into an Express-only, a Nest-only and a
 // Fastify-only app: each installs without the other frameworks (they are
@@ -33,12 +33,6 @@ afterAll(async () => {
 async function start(dir: string, script: string): Promise<AppResult> {
   const { stdout } = await run(process.execPath, [script], { cwd: dir, env, timeout: 60_000 });
   return JSON.parse(stdout.trim().split('\n').pop() ?? '') as AppResult;
-}
-
-function expectContract(result: AppResult): void {
-  expect(result.valid.status).toBe(200);
-  expect(result.device).toMatchObject({ status: 403, type: 'application/problem+json; charset=utf-8', body: { action: 'register_device', code: 46217 } });
-  expect(result.none).toMatchObject({ status: 401, type: 'application/problem+json; charset=utf-8', body: { action: 'login' } });
 }
 
 describe('the packed package in a one-framework app', () => {

@@ -50,3 +50,10 @@ export async function compileApp(dir: string): Promise<void> {
     throw new Error(`tsc failed in ${path.basename(dir)}:\n${err.stdout ?? String(err)}`);
   });
 }
+
+/** The answers of an installed app to a valid token, a 46217 and no token, as the error contract says. */
+export function expectContract(result: { valid: { status: number }; device: unknown; none: unknown }): void {
+  expect(result.valid.status).toBe(200);
+  expect(result.device).toMatchObject({ status: 403, type: 'application/problem+json; charset=utf-8', body: { action: 'register_device', code: 46217 } });
+  expect(result.none).toMatchObject({ status: 401, type: 'application/problem+json; charset=utf-8', body: { action: 'login' } });
+}

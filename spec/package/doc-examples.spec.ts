@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { Client as ColyseusClient } from '@colyseus/sdk';
 import { io as ioClient } from 'socket.io-client';
@@ -10,6 +10,7 @@ import type { Emulator } from '../../lib/emulator/index.js';
 import { buildSnippets, type BuiltSnippets, type Snippet } from '../support/compile-snippets.js';
 import { docBlocks, docFiles, type DocBlock } from '../support/doc-programs.js';
 import { startTestRedis, type TestRedis } from '../support/redis-server.js';
+import { freePort } from '../support/free-port.js';
 
 // Every code block of the README and the guides is a complete program or is
 // marked a fragment. Complete programs are type-checked under strict in one
@@ -33,17 +34,6 @@ function tsdocExamples(): Snippet[] {
     }
   }
   return found;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function canConnect(port: number): Promise<boolean> {

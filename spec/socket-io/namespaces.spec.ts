@@ -1,9 +1,8 @@
 import { Manager, io as ioClient, type Socket as ClientSocket } from 'socket.io-client';
 import { Encoder, PacketType } from 'socket.io-parser';
-import type { Emulator } from '../../lib/emulator/index.js';
 import { gameUser } from '../../lib/socket-io/index.js';
-import { DEMO, startTestEmulator } from '../support/client-harness.js';
-import { startRealtimeServer, type RealtimeServer } from '../support/realtime-harness.js';
+import { DEMO } from '../support/client-harness.js';
+import { useSlowPlatformRealtime } from '../support/realtime-harness.js';
 import { until } from '../support/until.js';
 
 function connectTo(url: string, token?: string): ClientSocket {
@@ -18,33 +17,20 @@ function outcome(socket: ClientSocket): Promise<{ session?: unknown; error?: Err
 }
 
 describe('Socket.IO namespaces', () => {
-  let emulator: Emulator;
-  let rt: RealtimeServer;
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    rt = await startRealtimeServer(emulator, { config: { timeoutMs: 5000, totalTimeoutMs: 10_000 } });
-  });
-  afterAll(async () => {
-    await rt.close();
-    await emulator.close();
-  });
-  beforeEach(() => {
-    emulator.clearFaults();
-    emulator.clearRequests();
-  });
+  const fixture = useSlowPlatformRealtime();
 
   // A namespace made after the guard is installed must not take clients with no token at all.
   it('guards a namespace created later: no token gets connect_error login, a token gets session and the typed player', async () => {
     const seen: string[] = [];
-    rt.io.of('/match').on('connection', (socket) => seen.push(gameUser(socket).memberNo));
-    const anonymous = connectTo(`${rt.url}/match`);
+    fixture.rt.io.of('/match').on('connection', (socket) => seen.push(gameUser(socket).memberNo));
+    const anonymous = connectTo(`${fixture.rt.url}/match`);
     const refused = await outcome(anonymous);
     anonymous.close();
     expect(refused.error?.message).toBe('login');
     expect(refused.error?.data).toMatchObject({ status: 401, action: 'login' });
     expect(seen).toEqual([]);
 
-    const player = connectTo(`${rt.url}/match`, emulator.login(DEMO.admin).access_token);
+    const player = connectTo(`${fixture.rt.url}/match`, fixture.emulator.login(DEMO.admin).access_token);
     expect(await outcome(player)).toEqual({ session: { member_no: DEMO.admin, guid: DEMO.adminGuid } });
     expect(await player.emitWithAck('ping')).toEqual({ member_no: DEMO.admin });
     expect(seen).toEqual([DEMO.admin]);
@@ -52,12 +38,12 @@ describe('Socket.IO namespaces', () => {
   });
 
   it('guards the children of a dynamic namespace', async () => {
-    rt.io.of(/^\/room-\d+$/);
-    const anonymous = connectTo(`${rt.url}/room-7`);
+    fixture.rt.io.of(/^\/room-\d+$/);
+    const anonymous = connectTo(`${fixture.rt.url}/room-7`);
     const refused = await outcome(anonymous);
     anonymous.close();
     expect(refused.error?.message).toBe('login');
-    const player = connectTo(`${rt.url}/room-7`, emulator.login(DEMO.admin).access_token);
+    const player = connectTo(`${fixture.rt.url}/room-7`, fixture.emulator.login(DEMO.admin).access_token);
     expect((await outcome(player)).session).toEqual({ member_no: DEMO.admin, guid: DEMO.adminGuid });
     player.close();
   });
@@ -66,11 +52,11 @@ describe('Socket.IO namespaces', () => {
   // engine.io connection repeating CONNECT during a slow verification becomes
   // as many sessions (and platform calls).
   it('2,000 repeated CONNECT packets on one connection: at most one session per namespace, at most one E2 call each', async () => {
-    rt.io.of('/match');
-    const token = emulator.login(DEMO.admin).access_token;
-    emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1000, count: 2 });
+    fixture.rt.io.of('/match');
+    const token = fixture.emulator.login(DEMO.admin).access_token;
+    fixture.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1000, count: 2 });
     const refusals: string[] = [];
-    const manager = new Manager(rt.url, { transports: ['websocket'], reconnection: false, forceNew: true, autoConnect: false });
+    const manager = new Manager(fixture.rt.url, { transports: ['websocket'], reconnection: false, forceNew: true, autoConnect: false });
     await new Promise<void>((resolve, reject) => manager.open((err) => (err === undefined ? resolve() : reject(err))));
     const encoder = new Encoder();
     const frames = ['/', '/match'].map((nsp) => encoder.encode({ type: PacketType.CONNECT, nsp, data: { token } })[0] as string);
@@ -78,14 +64,14 @@ describe('Socket.IO namespaces', () => {
       if (typeof packet.data === 'string' && packet.data.startsWith(String(PacketType.CONNECT_ERROR))) refusals.push(packet.data);
     });
     for (let i = 0; i < 2000; i++) manager.engine.write(frames[i % 2]!);
-    await until(() => rt.registry.size === 2, 15_000, 'both sessions');
+    await until(() => fixture.rt.registry.size === 2, 15_000, 'both sessions');
     await until(() => refusals.length === 1998, 5000, 'the refusals');
-    expect(emulator.requests({ endpoint: 'E2' }).length).toBeLessThanOrEqual(2);
-    expect(rt.io.of('/').sockets.size).toBeLessThanOrEqual(1);
-    expect(rt.io.of('/match').sockets.size).toBeLessThanOrEqual(1);
-    expect(rt.registry.size).toBe(2);
+    expect(fixture.emulator.requests({ endpoint: 'E2' }).length).toBeLessThanOrEqual(2);
+    expect(fixture.rt.io.of('/').sockets.size).toBeLessThanOrEqual(1);
+    expect(fixture.rt.io.of('/match').sockets.size).toBeLessThanOrEqual(1);
+    expect(fixture.rt.registry.size).toBe(2);
     expect(JSON.parse(refusals[0]!.slice(1))).toMatchObject({ message: 'login', data: { status: 400, action: 'login' } });
     manager.engine.close();
-    await until(() => rt.registry.size === 0, 5000, 'the sessions to end');
+    await until(() => fixture.rt.registry.size === 0, 5000, 'the sessions to end');
   });
 });

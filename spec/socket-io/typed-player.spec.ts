@@ -1,4 +1,4 @@
-import { compileSnippets } from '../support/compile-snippets.js';
+import { useCompiledSnippets } from '../support/compile-snippets.js';
 
 // The player on a socket is typed without the user writing Socket.IO's
 // generics: through the server useSocketIoAuth hands back, through
@@ -39,19 +39,16 @@ describe('Socket.IO: the typed player', () => {
       void memberNo;
     });`;
 
-  let problems: string[] = [];
-  beforeAll(() => {
-    problems = compileSnippets([
-      { name: 'typed', code: typed },
-      { name: 'numeric', code: numeric },
-    ]);
-  }, 60_000);
+  const compiled = useCompiledSnippets([
+    { name: 'typed', code: typed },
+    { name: 'numeric', code: numeric },
+  ]);
 
   it('types socket.data.user (server returned by useSocketIoAuth, GameSocket) and gameUser(socket) under strict', () => {
-    expect(problems.filter((p) => p.startsWith('typed:'))).toEqual([]);
+    expect(compiled.problemsOf('typed')).toEqual([]);
   });
 
   it('is a real type, not any: memberNo read as a number does not compile', () => {
-    expect(problems.filter((p) => p.startsWith('numeric:'))).toEqual([expect.stringContaining("Type 'string' is not assignable to type 'number'")]);
+    expect(compiled.problemsOf('numeric')).toEqual([expect.stringContaining("Type 'string' is not assignable to type 'number'")]);
   });
 });

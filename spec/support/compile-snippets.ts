@@ -103,3 +103,15 @@ export function compileSnippets(snippets: Snippet[]): string[] {
   built.cleanup();
   return built.problems;
 }
+
+/**
+ * Compiles `snippets` once before the describe block's tests (strict, no
+ * skipLibCheck); `problemsOf(name)` gives the diagnostics of one of them.
+ */
+export function useCompiledSnippets(snippets: Snippet[]): { problemsOf(name: string): string[] } {
+  let problems: string[] = [];
+  beforeAll(() => {
+    problems = compileSnippets(snippets);
+  }, 60_000);
+  return { problemsOf: (name) => problems.filter((p) => p.startsWith(`${name}:`)) };
+}

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 
 /** A Redis server for tests: a private `redis-server` on a free loopback port, or the one at REDIS_URL. */
 export interface TestRedis {
@@ -12,17 +12,6 @@ export interface TestRedis {
   /** Starts the private server again on the same port, empty. */
   restart(): Promise<void>;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function launch(port: number, args: readonly string[]): Promise<ChildProcess> {
