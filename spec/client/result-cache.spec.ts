@@ -4,7 +4,8 @@ import { expectPlatformError } from '../support/client-expect.js';
 
 describe('the opt-in result cache', () => {
   const fx = useEmulator({ seed: TEST_SEED, clock: 'frozen' });
-  const client = clientsOn(() => fx.emulator);
+  // Timeouts far above any answer time: a slow answer on a busy machine must not become a retry (an extra E2 call).
+  const client = clientsOn(() => fx.emulator, { timeoutMs: 10_000, totalTimeoutMs: 20_000 });
   const e2Count = (): number => fx.emulator.requests({ endpoint: 'E2' }).length;
   const login = (memberNo: string = DEMO.admin): string => fx.emulator.login(memberNo, DEMO.gameId).access_token;
 
