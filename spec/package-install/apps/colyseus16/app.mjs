@@ -6,7 +6,8 @@ import { WebSocketTransport } from '@colyseus/ws-transport';
 import { Client } from 'colyseus.js';
 import { createAuthenticator, PlatformClient } from 'passport-game-platform';
 import { DEFAULT_MEMBERS, startEmulator } from 'passport-game-platform/emulator';
-import { gamePlatformRoomAuth, SessionRegistry } from 'passport-game-platform/colyseus';
+import { gamePlatformRoomAuth } from 'passport-game-platform/colyseus';
+import { SessionRegistry } from 'passport-game-platform/realtime';
 
 const emulator = await startEmulator();
 const client = new PlatformClient({ baseUrl: emulator.url, clientId: 'demo-client', clientSecret: 'demo-secret', gameId: 'demo-game' });

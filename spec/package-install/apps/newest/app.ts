@@ -19,7 +19,8 @@ import { createAuthenticator, isPlatformError, PlatformClient, platformErrorHand
 import { DEFAULT_MEMBERS, startEmulator } from 'passport-game-platform/emulator';
 import { fastifyGamePlatform, type FastifyGameUser } from 'passport-game-platform/fastify';
 import { GamePlatformGuard, GamePlatformModule, GameUser } from 'passport-game-platform/nest';
-import { attachWebSocket, SessionRegistry } from 'passport-game-platform/ws';
+import { attachWebSocket } from 'passport-game-platform/ws';
+import { SessionRegistry } from 'passport-game-platform/realtime';
 import { useSocketIoAuth } from 'passport-game-platform/socket.io';
 import { gamePlatformRoomAuth } from 'passport-game-platform/colyseus';
 import { joinWithSession, joinWithUrlToken } from './colyseus-client.mjs';
