@@ -91,6 +91,7 @@ export type {
 
 // Types named in the signatures above, so applications can name them too.
 export type { Env } from './config/from-env.js';
-export type { PlatformHttp, PlatformRequest, PlatformReply, CallStats, Abortable } from './http/index.js';
+export type { PlatformHttp, PlatformRequest, PlatformReply, CallStats, CallContext, Abortable } from './http/index.js';
+export type { Teller } from './diagnostics/channel-view.js';
 export type { Scope } from './diagnostics/scope.js';
 export type { ChannelView, ChannelViews } from './diagnostics/channel-view.js';

@@ -58,7 +58,7 @@ export class ChannelViewEmitter<T extends Record<keyof T, unknown[]>> extends Ev
   }
 }
 
-/** Where a part of an instance tells its facts: the instance's {@link ChannelViewEmitter}. */
+/** Where a part of an instance tells its facts: the instance's `ChannelViewEmitter`. */
 export interface Teller<E extends string> {
   heard(event: E): boolean;
   tell(event: E, message: object): void;

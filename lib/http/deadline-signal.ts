@@ -1,11 +1,11 @@
 type Listener = () => void;
 
-/** Why a {@link DeadlineSignal} aborted. */
+/** Why a `DeadlineSignal` aborted. */
 export type AbortReason = 'deadline' | 'caller' | 'closed';
 
 /**
  * The one signal shape of the package, from the request down to the socket:
- * an AbortSignal or a {@link DeadlineSignal}.
+ * an AbortSignal or a `DeadlineSignal`.
  */
 export interface Abortable {
   readonly aborted: boolean;

@@ -41,7 +41,7 @@ export interface CallContext {
   /** `performance.now()` time by which the whole call must end; capped at `totalTimeoutMs` when absent. */
   deadline?: number;
   /**
-   * The operation's signal. A {@link DeadlineSignal} that already carries the
+   * The operation's signal. A `DeadlineSignal` that already carries the
    * deadline is used as the call's own (no second timer); any other signal
    * (an `AbortSignal`) is followed. When it aborts because its caller has
    * gone, a queued call leaves the queue and one in flight is stopped when

@@ -10,9 +10,9 @@ export interface GameSocketData {
   connection: LiveConnection;
 }
 
-// Socket.IO's own constraint on event maps (not exported by the package).
+/** Socket.IO's own constraint on event maps (the package does not export it). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Socket.IO types its event maps and socket data with any
-type EventsMap = { [event: string]: any };
+export type EventsMap = { [event: string]: any };
 
 /**
  * An authenticated socket: `socket.data.user` is the {@link GameUser}. The
@@ -38,9 +38,9 @@ export type GameNamespace<
   ServerSideEvents extends EventsMap = DefaultEventsMap,
 > = Namespace<ListenEvents, EmitEvents, ServerSideEvents, GameSocketData>;
 
-// Any socket, whatever its event maps or data type.
+/** Any socket, whatever its event maps or data type. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Socket.IO types its event maps and socket data with any
-type AnySocket = Socket<any, any, any, any>;
+export type AnySocket = Socket<any, any, any, any>;
 
 /**
  * The player of a socket the adapter authenticated, typed, whatever the

@@ -7,5 +7,5 @@
 export { useSocketIoAuth, connectError } from './socket-io-auth.js';
 export type { SocketIoAuthOptions, ConnectError } from './socket-io-auth.js';
 export { gameUser } from './game-socket.js';
-export type { GameSocket, GameSocketData, GameServer, GameNamespace } from './game-socket.js';
+export type { GameSocket, GameSocketData, GameServer, GameNamespace, EventsMap, AnySocket } from './game-socket.js';
 export { DEFAULT_MAX_QUEUED_BYTES } from './output-bound.js';

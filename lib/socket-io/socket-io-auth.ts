@@ -8,7 +8,7 @@ import { handshakeToken, handshakeView, type HandshakeToken } from '../realtime/
 import { PendingHandshakes, shuttingDown } from '../realtime/pending-handshakes.js';
 import type { LiveConnection, SessionRegistry } from '../realtime/session-registry.js';
 import type { ConnectionEnding } from '../realtime/types.js';
-import type { GameSocket, GameSocketData } from './game-socket.js';
+import type { EventsMap, GameSocket, GameSocketData } from './game-socket.js';
 import { NamespaceSessions } from './namespace-sessions.js';
 import { boundOutput, DEFAULT_MAX_QUEUED_BYTES } from './output-bound.js';
 
@@ -76,9 +76,6 @@ function maxBytesOf(value: unknown): number {
 // each handshake twice and register each socket twice.
 const guarded = new WeakSet<Namespace>();
 
-// Socket.IO's own constraint on event maps (not exported by the package).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Socket.IO types its event maps and socket data with any
-type EventsMap = { [event: string]: any };
 
 function isServer(io: unknown): io is Server {
   return io !== null && typeof io === 'object' && (io as { _nsps?: unknown })._nsps instanceof Map && typeof (io as { of?: unknown }).of === 'function';
