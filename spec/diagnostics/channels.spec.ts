@@ -72,7 +72,8 @@ describe('diagnostics channels', () => {
     const parents: (string | undefined)[] = [];
     const onStart = (): void => void parents.push(store.getStore());
     diagnosticsChannel.subscribe('tracing:' + CHANNELS.platformCall + ':start', onStart);
-    const client = new PlatformClient(configFor(emulator));
+    // Timeouts far above any answer time: a retry on a busy machine would add an attempt.
+    const client = new PlatformClient(configFor(emulator, { timeoutMs: 10_000, totalTimeoutMs: 20_000 }));
     try {
       await client.verifyUserToken(emulator.login(DEMO.admin, DEMO.gameId).access_token);
       expect(parents).toEqual(['inside-verify', 'inside-verify']);
