@@ -138,18 +138,23 @@ describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk clie
     await joining;
   });
 
+  // Joins with `token` through `colyseus`, then loses the connection; resolves once the room holds the seat.
+  async function dropWithSeatHeld<C extends ColyseusClient>(token: string, colyseus: C): Promise<{ colyseus: C; room: ClientRoom }> {
+    const room = await colyseus.joinOrCreate('sticky', { token });
+    allowReconnection = true;
+    const held = nextSeatHeld();
+    const dropped = left(room);
+    room.connection.close(4999, 'network');
+    await dropped;
+    await held;
+    return { colyseus, room };
+  }
+
   // A client back through allowReconnection keeps client.auth; it must be in
   // the registry again too (ping, refresh, re-verification, session end).
   describe('allowReconnection: reconnected(client) registers the client again', () => {
     async function dropAndReconnect(token: string): Promise<ClientRoom> {
-      const colyseus = new ColyseusClient(url);
-      const room = await colyseus.joinOrCreate('sticky', { token });
-      allowReconnection = true;
-      const held = nextSeatHeld();
-      const dropped = left(room);
-      room.connection.close(4999, 'network');
-      await dropped;
-      await held;
+      const { colyseus, room } = await dropWithSeatHeld(token, new ColyseusClient(url));
       await until(() => registry.size === 0, 5000, 'the dropped client to leave the registry');
       return colyseus.reconnect(room.reconnectionToken);
     }
@@ -168,14 +173,7 @@ describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk clie
 
     it('ends a client whose token was logged out meanwhile (auth:expired relogin, 4401)', async () => {
       const { access_token } = emulator.login(DEMO.admin);
-      const colyseus = new ColyseusClient(url);
-      const room = await colyseus.joinOrCreate('sticky', { token: access_token });
-      allowReconnection = true;
-      const held = nextSeatHeld();
-      const dropped = left(room);
-      room.connection.close(4999, 'network');
-      await dropped;
-      await held;
+      const { colyseus, room } = await dropWithSeatHeld(access_token, new ColyseusClient(url));
       emulator.logout(access_token);
       const before = reconnections.length;
       const again = await colyseus.reconnect(room.reconnectionToken);
@@ -238,14 +236,7 @@ describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk clie
   });
 
   it('sends session again to a client back through allowReconnection', async () => {
-    const colyseus = new CapturingClient(url);
-    const room = await colyseus.joinOrCreate('sticky', { token: emulator.login(DEMO.admin).access_token });
-    allowReconnection = true;
-    const held = nextSeatHeld();
-    const dropped = left(room);
-    room.connection.close(4999, 'network');
-    await dropped;
-    await held;
+    const { colyseus, room } = await dropWithSeatHeld(emulator.login(DEMO.admin).access_token, new CapturingClient(url));
     const session = new Promise<Record<string, unknown>>((resolve) => {
       colyseus.onRoom = (again) => resolve(nextMessage(again, 'session'));
     });
