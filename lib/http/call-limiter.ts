@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { errorForTransportFault } from '../errors/index.js';
 import type { PlatformEndpoint } from '../errors/index.js';
 import type { Abortable } from './deadline-signal.js';
@@ -6,6 +7,8 @@ import type { Abortable } from './deadline-signal.js';
 interface Waiter {
   grant: () => void;
   fail: () => void;
+  /** `performance.now()` when it joined the queue. */
+  since: number;
 }
 
 /**
@@ -27,6 +30,12 @@ export class CallLimiter {
     return this.#queue.length;
   }
 
+  /** How long the first caller in the queue has waited, ms (0 when none waits). */
+  get longestWaitMs(): number {
+    const first = this.#queue[0];
+    return first === undefined ? 0 : performance.now() - first.since;
+  }
+
   /** `abortError` builds the rejection when `signal` aborts (default: 503 `timeout`). */
   acquire(signal: Abortable, endpoint: PlatformEndpoint, abortError?: () => unknown): Promise<void> {
     const failure = abortError ?? (() => errorForTransportFault('timeout', endpoint, 'waited too long for a free connection slot'));
@@ -43,6 +52,7 @@ export class CallLimiter {
           resolve();
         },
         fail: () => reject(failure()),
+        since: performance.now(),
       };
       const onAbort = (): void => {
         const index = this.#queue.indexOf(waiter);

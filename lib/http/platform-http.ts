@@ -104,6 +104,15 @@ function pause(ms: number, signal: DeadlineSignal): Promise<void> {
 }
 
 /**
+ * How long a living caller waits for a slot before a call whose caller has
+ * gone gives it up. Clients that ask and leave sooner (a flood of abandoned
+ * handshakes) never start a call for a slot freed early, so the platform
+ * works for at most `maxConcurrentCalls` gone callers at a time; a player
+ * behind them waits this long, not a slow platform's whole answer.
+ */
+const RECLAIM_AFTER_MS = 1000;
+
+/**
  * The HTTP layer: an undici keep-alive pool, bounded sizes, no redirects, no
  * proxy, lossless JSON; explicit retries inside a total budget, each attempt
  * (its body included) bounded by `timeoutMs`; a cap on calls in flight and a
@@ -170,26 +179,30 @@ export class PlatformHttp {
     const signal = owned ? new DeadlineSignal(deadline - now, given, 'caller') : given;
     const call: Call = { endpoint: req.endpoint, signal, deadline, stats, retries: 0, resetRetried: false, admitted: false, callerGone: false, exchange: undefined };
     // The caller went away: a queued call leaves the queue at once (the limiter watches the signal).
-    // One in flight is stopped only when other calls wait for its slot, now or later (see
-    // #reclaimSlot); until then its exchange completes (nobody reads the answer) and its keep-alive
-    // connection stays in the pool. A deadline or close stops the attempt at once.
+    // One in flight keeps its slot: the platform is working on it whether we read the answer or
+    // not, so the cap keeps counting it. Its exchange completes (nobody reads the answer, the
+    // keep-alive connection stays in the pool), unless a living caller has waited RECLAIM_AFTER_MS
+    // for a slot (see #reclaimSlot). A deadline or close stops the attempt at once.
     const onAbort = (): void => {
       if (signal.reason === 'caller') {
         call.callerGone = true;
         if (!call.admitted) return;
-        if (this.#limiter.queued === 0) {
-          this.#abandoned.add(call);
-          return;
-        }
+        this.#abandoned.add(call);
+        if (this.#limiter.longestWaitMs >= RECLAIM_AFTER_MS) this.#reclaimSlot();
+        return;
       }
       call.exchange?.cancel();
     };
     signal.addEventListener('abort', onAbort);
     this.#running.add(call);
     try {
-      if (this.#limiter.active >= this.#limiter.maxActive) this.#reclaimSlot();
-      await this.#limiter.acquire(signal, req.endpoint, () => this.#ended(signal, req.endpoint, undefined)
-        ?? errorForTransportFault('timeout', req.endpoint, 'waited too long for a free connection slot'));
+      const waiting = this.#limiter.active >= this.#limiter.maxActive ? setTimeout(() => this.#reclaimSlot(), RECLAIM_AFTER_MS) : undefined;
+      try {
+        await this.#limiter.acquire(signal, req.endpoint, () => this.#ended(signal, req.endpoint, undefined)
+          ?? errorForTransportFault('timeout', req.endpoint, 'waited too long for a free connection slot'));
+      } finally {
+        clearTimeout(waiting);
+      }
       call.admitted = true;
       const budgetAtSend = deadline - performance.now();
       try {
@@ -221,7 +234,7 @@ export class PlatformHttp {
     }
   }
 
-  /** A call must wait for a slot: stop one whose caller has gone, so the living never queue behind the gone. */
+  /** A living caller has waited RECLAIM_AFTER_MS for a slot: stop a call whose caller has gone, and the slot passes to the queue. */
   #reclaimSlot(): void {
     for (const abandoned of this.#abandoned) {
       this.#abandoned.delete(abandoned);

@@ -7,6 +7,8 @@ import { until } from '../support/until.js';
 
 const ABANDONED = 150;
 const SLOTS = 16;
+const SPREAD = 200;
+const ARRIVALS_PER_S = 100;
 
 // A handshake whose client has gone must not keep its platform call, nor its
 // place in the call limiter, until the platform answers: otherwise a burst of
@@ -40,5 +42,24 @@ describe('Socket.IO handshakes abandoned before the answer', () => {
     // Proportional to 200 calls for 500 abandoned handshakes; without cancelling, every one of them is called.
     expect(emulator.requests({ endpoint: 'E2' }).length).toBeLessThanOrEqual(Math.round((ABANDONED * 200) / 500));
     await until(() => rt.registry.size === 0, 5000, 'the player to leave');
+  });
+
+  it(`${SPREAD} handshakes arriving over ${SPREAD / ARRIVALS_PER_S} s on the default transports, each gone after 300 ms: only the first ${SLOTS} and those present when a slot frees are called`, async () => {
+    emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 2000, count: Infinity });
+    emulator.clearRequests();
+    const closed: Promise<void>[] = [];
+    // Polling first, as browsers connect: each handshake reaches the server on its own, never as a burst.
+    for (let i = 0; i < SPREAD; i++) {
+      const client = ioClient(rt.url, { reconnection: false, forceNew: true, auth: { token: randomBytes(32).toString('base64url') } });
+      client.on('connect_error', () => undefined);
+      closed.push(new Promise((resolve) => setTimeout(() => resolve(void client.close()), 300)));
+      await new Promise((resolve) => setTimeout(resolve, 1000 / ARRIVALS_PER_S));
+    }
+    await Promise.all(closed);
+    await until(() => rt.client.load.active === 0 && rt.client.load.queued === 0, 30_000, 'no platform call left');
+    // The slots stay counted while the platform answers for nobody: a freed slot would start the
+    // call of the next client to leave, and every one of them would be called.
+    expect(emulator.requests({ endpoint: 'E2' }).length).toBeLessThanOrEqual(Math.round((SPREAD * 200) / 500));
+    expect(rt.registry.size).toBe(0);
   });
 });
