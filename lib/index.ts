@@ -40,7 +40,7 @@ export type {
 // Several instances: the verification store and revocation bus interfaces (Redis ones in `/redis`).
 export type {
   VerificationStore, VerificationStoreHealth, StoreState, FleetOptions, RevocationBus, SessionEndEvent, SessionEndReason,
-} from './fleet/index.js';
+} from './store/index.js';
 
 // Instrumentation: the diagnostics_channel names and their payloads (OpenTelemetry and Prometheus recipes in subpaths).
 export { CHANNELS } from './diagnostics/channels.js';

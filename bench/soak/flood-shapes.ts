@@ -13,6 +13,8 @@ export interface FloodTally {
 
 const FLOOD_BYTES = 15 * 1024 * 1024;
 const SHAPE_TIME_MS = 15_000;
+// The longest a server that decided to close us takes to end the socket: its close grace (5 s) and some.
+const SERVER_CLOSE_WAIT_MS = 8_000;
 const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
 const junk = (): string => randomBytes(32).toString('base64url');
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -31,7 +33,13 @@ async function floodUnread(raw: NetSocket, batch: () => Buffer): Promise<{ sent:
     if (!raw.write(chunk)) await Promise.race([new Promise((resolve) => raw.once('drain', resolve)), pause(1000)]);
     else await new Promise((resolve) => setImmediate(resolve));
   }
-  // A server that only stopped reading leaves the socket up: it counts as closed only if it went away.
+  // The server's close frame (and its end of the socket) waits behind the answers we never read:
+  // read them now. A server that closed us ends the socket within its close grace; one that only
+  // stopped reading leaves it up, and counts as not closed.
+  if (!closed) {
+    raw.resume();
+    await Promise.race([new Promise((resolve) => raw.once('close', resolve)), pause(SERVER_CLOSE_WAIT_MS)]);
+  }
   raw.destroy();
   return { sent, closed };
 }

@@ -1,8 +1,8 @@
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import {
   DEFAULT_STORE_TIMEOUT_MS, MemoryVerificationStore, resolveFleetOptions, Revocations, StoreGuard, VerificationCache,
-} from '../fleet/index.js';
-import type { FleetOptions, SessionEndEvent, VerificationStoreHealth } from '../fleet/index.js';
+} from '../store/index.js';
+import type { FleetOptions, SessionEndEvent, VerificationStoreHealth } from '../store/index.js';
 import type { HealthExtras } from './client-health.js';
 
 /** The client's cache, revocations and their health, built from its options. */

@@ -2,7 +2,7 @@ import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js'
 import { configWith, resolvePlatformConfig } from '../config/index.js';
 import type { CallMessage } from '../diagnostics/channels.js';
 import type { ApiTokenProvider } from '../provider/index.js';
-import type { FleetOptions } from '../fleet/index.js';
+import type { FleetOptions } from '../store/index.js';
 
 /**
  * Options of a {@link PlatformClient}: the platform configuration, plus an

@@ -16,7 +16,7 @@ import type { VerifiedIdentifiers } from './member-reply.js';
 import { RefusalCache } from './refusal-cache.js';
 import { clientFleet } from './client-fleet.js';
 import type { ClientFleet } from './client-fleet.js';
-import type { SessionEndEvent, SessionEndReason, VerificationStoreHealth } from '../fleet/index.js';
+import type { SessionEndEvent, SessionEndReason, VerificationStoreHealth } from '../store/index.js';
 import { TokenRunGuard } from './token-run-guard.js';
 import { callChannel, circuitChannel, probeChannel, verifyChannel } from '../diagnostics/channels.js';
 import type { CallMessage, CircuitMessage, ProbeMessage, VerifyMessage } from '../diagnostics/channels.js';

@@ -32,6 +32,22 @@ export function assertVisibleAscii(value: string, name: string): void {
   if (!isVisibleAscii(value)) throw configError(`"${name}" must be printable ASCII without spaces`);
 }
 
+/**
+ * A whole-number option of an adapter or of the real-time layer: `fallback`
+ * when absent, else an integer from `min` to 2^31 - 1 (the longest a Node
+ * timer waits, and more bytes than one connection should ever hold). The
+ * TypeError names its owner and the option.
+ */
+export function integerOption(value: unknown, owner: string, name: string, unit: 'ms' | 'bytes', min: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_INT32) {
+    throw new TypeError(`${owner}: ${name} must be an integer number of ${unit} from ${min} to ${MAX_INT32}`);
+  }
+  return value;
+}
+
+const MAX_INT32 = 2 ** 31 - 1;
+
 export function integerIn(value: unknown, name: string, min: number, max: number, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {

@@ -1,3 +1,4 @@
+import { integerOption } from '../config/validate.js';
 /** Default most bytes queued for one connection and not yet taken by its peer: 1 MiB. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 1_048_576;
 /** Default most bytes a connection may have us hold before its authentication completes: 64 KiB. */
@@ -12,11 +13,7 @@ export const OUTBOUND_OVERFLOW = Object.freeze({ code: 1008, reason: 'send_buffe
  * `owner` and `name` otherwise.
  */
 export function checkByteBound(value: unknown, owner: string, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 2 ** 31 - 1) {
-    throw new TypeError(`${owner}: ${name} must be an integer number of bytes from 1 to 2147483647`);
-  }
-  return value;
+  return integerOption(value, owner, name, 'bytes', 1, fallback);
 }
 
 /**

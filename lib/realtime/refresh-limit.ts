@@ -5,14 +5,6 @@ import type { LiveConnection } from './live-connection.js';
 export const DEFAULT_MIN_REFRESH_INTERVAL_MS = 1000;
 
 /** Checks `minRefreshIntervalMs` (an integer number of ms from 0 to 2147483647). */
-export function checkMinRefreshInterval(value: unknown): number {
-  if (value === undefined) return DEFAULT_MIN_REFRESH_INTERVAL_MS;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 2 ** 31 - 1) {
-    throw new TypeError('SessionRegistry: minRefreshIntervalMs must be an integer number of ms from 0 to 2147483647');
-  }
-  return value;
-}
-
 // `refreshNotBefore` counts whole ms from the connection's opening and -1
 // means "in flight": small integers stay unboxed in the object (8 B), where
 // a clock reading or Infinity would box a 16 B number per connection.

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Authenticator } from '../auth/authenticate.js';
+import { integerOption } from '../config/validate.js';
 import { PlatformError } from '../errors/index.js';
 import type { SessionRegistry, TokenGroup } from './session-registry.js';
 
@@ -25,14 +26,6 @@ export interface ReverifyStats {
   verified: number;
   ended: number;
   failures: number;
-}
-
-function checkMs(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 2 ** 31 - 1) {
-    throw new TypeError(`SessionRegistry: ${name} must be an integer number of ms from 0 to 2147483647`);
-  }
-  return value;
 }
 
 /** Most ms a verification is started ahead of its token's deadline, so that its answer lands within the interval. */
@@ -83,8 +76,8 @@ export class Reverifier extends EventEmitter<{ pass: [ReverifyStats] }> {
     super();
     this.#registry = registry;
     this.#authenticate = options.authenticate;
-    this.intervalMs = checkMs(options.reverifyIntervalMs, 'reverifyIntervalMs', DEFAULT_REVERIFY_INTERVAL_MS);
-    this.graceMs = checkMs(options.reverifyGraceMs, 'reverifyGraceMs', DEFAULT_REVERIFY_GRACE_MS);
+    this.intervalMs = integerOption(options.reverifyIntervalMs, 'SessionRegistry', 'reverifyIntervalMs', 'ms', 0, DEFAULT_REVERIFY_INTERVAL_MS);
+    this.graceMs = integerOption(options.reverifyGraceMs, 'SessionRegistry', 'reverifyGraceMs', 'ms', 0, DEFAULT_REVERIFY_GRACE_MS);
     this.cadenceMs = this.intervalMs - Math.min(Math.floor(this.intervalMs / 10), MAX_LEAD_MS);
   }
 

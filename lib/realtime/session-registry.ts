@@ -8,7 +8,8 @@ import type { GameUser } from '../types.js';
 import { LiveConnection, type ConnectionCloser, type TokenGroup } from './live-connection.js';
 import { MemberIndex } from './member-index.js';
 import { shuttingDown } from './pending-handshakes.js';
-import { checkMinRefreshInterval, RefreshLimit } from './refresh-limit.js';
+import { integerOption } from '../config/validate.js';
+import { DEFAULT_MIN_REFRESH_INTERVAL_MS, RefreshLimit } from './refresh-limit.js';
 import { RecentEnds } from './recent-ends.js';
 import { Reverifier, type ReverifyOptions } from './reverifier.js';
 import type { ConnectionEnding, ConnectionInit, SessionEndEvent, SessionEndReason } from './types.js';
@@ -99,7 +100,7 @@ export class SessionRegistry {
     this.#authenticate = options.authenticate;
     this.now = options.now ?? (() => performance.now());
     this.#recentEnds = new RecentEnds(this.now);
-    this.#refreshLimit = new RefreshLimit(checkMinRefreshInterval(options.minRefreshIntervalMs));
+    this.#refreshLimit = new RefreshLimit(integerOption(options.minRefreshIntervalMs, 'SessionRegistry', 'minRefreshIntervalMs', 'ms', 0, DEFAULT_MIN_REFRESH_INTERVAL_MS));
     this.reverifier = new Reverifier(this, options);
     this.#events = options.events;
     this.#events?.on('session-end', this.#onSessionEnd);

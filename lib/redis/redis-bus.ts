@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { parseSessionEnd } from '../fleet/index.js';
-import type { RevocationBus, SessionEndEvent } from '../fleet/index.js';
+import { parseSessionEnd } from '../store/index.js';
+import type { RevocationBus, SessionEndEvent } from '../store/index.js';
 import { checkPrefix } from './redis-like.js';
 import type { RedisClientLike, RedisSubscriberLike } from './redis-like.js';
 import { idAfter, readLogEntries, serverTimeMs } from './end-log.js';

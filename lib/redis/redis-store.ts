@@ -1,4 +1,4 @@
-import type { StoreState, VerificationStore } from '../fleet/index.js';
+import type { StoreState, VerificationStore } from '../store/index.js';
 import { checkPrefix } from './redis-like.js';
 import type { RedisClientLike } from './redis-like.js';
 

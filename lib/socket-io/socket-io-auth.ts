@@ -1,5 +1,6 @@
 import type { DefaultEventsMap, Namespace, Server, Socket } from 'socket.io';
 import type { Authenticator } from '../auth/authenticate.js';
+import { integerOption } from '../config/validate.js';
 import { invalidRequest } from '../errors/index.js';
 import { CALLER_GONE } from '../http/aborted.js';
 import { problemResponse } from '../adapters/problem-response.js';
@@ -66,12 +67,6 @@ function tokenOf(payload: unknown): unknown {
 // Nobody reads the refusal of a client that went away: one shared error, no stack per caller.
 const CLIENT_GONE = new Error('the client went away');
 
-function maxBytesOf(value: unknown): number {
-  if (value === undefined) return DEFAULT_MAX_QUEUED_BYTES;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1024) throw new TypeError('useSocketIoAuth: maxQueuedBytes must be an integer of at least 1024');
-  return value;
-}
-
 // A namespace is guarded once, by the first call that reaches it: two guards would verify
 // each handshake twice and register each socket twice.
 const guarded = new WeakSet<Namespace>();
@@ -124,7 +119,7 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
   if (typeof authenticate?.token !== 'function') throw new TypeError('useSocketIoAuth: authenticate must come from createAuthenticator');
   if (registry === undefined) throw new TypeError('useSocketIoAuth: registry is required');
   const ping = options.ping ?? true;
-  const maxQueuedBytes = maxBytesOf(options.maxQueuedBytes);
+  const maxQueuedBytes = integerOption(options.maxQueuedBytes, 'useSocketIoAuth', 'maxQueuedBytes', 'bytes', 1024, DEFAULT_MAX_QUEUED_BYTES);
   const { realm } = authenticate;
   // One refusal for every repeated CONNECT: a flood of them builds no error per packet.
   const duplicate = connectError(invalidRequest('one session per namespace per connection'), realm);

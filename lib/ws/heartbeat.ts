@@ -4,14 +4,6 @@ import type { WebSocket, WebSocketServer } from 'ws';
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
 
 /** Checks `heartbeatIntervalMs`: an integer number of ms from 0 (off) to 2147483647. */
-export function checkHeartbeatInterval(value: unknown): number {
-  if (value === undefined) return DEFAULT_HEARTBEAT_INTERVAL_MS;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 2 ** 31 - 1) {
-    throw new TypeError('attachWebSocket: heartbeatIntervalMs must be an integer number of ms from 0 to 2147483647');
-  }
-  return value;
-}
-
 /** The heartbeat of one `WebSocketServer`: `watch` each socket it creates; `stop` ends the timer. */
 export interface Heartbeat {
   watch(ws: WebSocket): void;

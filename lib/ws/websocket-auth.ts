@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { Authenticator } from '../auth/authenticate.js';
 import { CALLER_GONE } from '../http/aborted.js';
+import { integerOption } from '../config/validate.js';
 import { PlatformError } from '../errors/index.js';
 import { problemResponse } from '../adapters/problem-response.js';
 import { checkByteBound, DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_PRE_AUTH_BYTES } from '../realtime/byte-bounds.js';
@@ -11,7 +12,7 @@ import { PendingHandshakes, shuttingDown } from '../realtime/pending-handshakes.
 import type { LiveConnection, SessionRegistry } from '../realtime/session-registry.js';
 import type { GameUser } from '../types.js';
 import { awaitFirstMessage } from './first-message.js';
-import { checkHeartbeatInterval, startHeartbeat } from './heartbeat.js';
+import { DEFAULT_HEARTBEAT_INTERVAL_MS, startHeartbeat } from './heartbeat.js';
 import { closeOverflowing, closeSocket, parse, refuse, send, SHUTDOWN } from './ws-io.js';
 
 export { MAX_QUEUED_MESSAGES } from './first-message.js';
@@ -109,7 +110,7 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
   const firstMessageTimeoutMs = options.firstMessageTimeoutMs ?? FIRST_MESSAGE_TIMEOUT_MS;
   const maxBufferedBytes = checkByteBound(options.maxBufferedBytes, 'attachWebSocket', 'maxBufferedBytes', DEFAULT_MAX_BUFFERED_BYTES);
   const maxPreAuthBytes = checkByteBound(options.maxPreAuthBytes, 'attachWebSocket', 'maxPreAuthBytes', DEFAULT_MAX_PRE_AUTH_BYTES);
-  const heartbeatIntervalMs = checkHeartbeatInterval(options.heartbeatIntervalMs);
+  const heartbeatIntervalMs = integerOption(options.heartbeatIntervalMs, 'attachWebSocket', 'heartbeatIntervalMs', 'ms', 0, DEFAULT_HEARTBEAT_INTERVAL_MS);
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 65_536 });
   const heartbeat = startHeartbeat(wss, heartbeatIntervalMs);
 

@@ -1,5 +1,5 @@
 import { PlatformClient } from '../../lib/index.js';
-import { MemoryVerificationStore } from '../../lib/fleet/index.js';
+import { MemoryVerificationStore } from '../../lib/store/index.js';
 import type { VerificationStore } from '../../lib/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
 import { DEMO, TEST_SEED, configFor } from '../support/client-harness.js';
