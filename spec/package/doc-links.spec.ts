@@ -27,6 +27,17 @@ describe('links between the guides', () => {
     expect(broken).toEqual([]);
   });
 
+  it('name only test and bench files that exist', () => {
+    const missing: string[] = [];
+    for (const file of [...docFiles(), 'CONTRIBUTING.md']) {
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      for (const [named] of text.matchAll(/\b(?:spec|bench)\/[\w./-]+\.ts\b/g)) {
+        if (!existsSync(path.join(ROOT, named))) missing.push(`${file}: ${named}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('show every chart the bench draws', () => {
     const guide = readFileSync(path.join(ROOT, 'docs/performance.md'), 'utf8');
     for (const chart of ['steady-rps', 'steady-p99', 'scale-out-e2', 'handshakes']) {
