@@ -3,12 +3,15 @@
 // - one logged-in client that stops reading and sends 15 MB of pings: the server's growth;
 // - 300 first-message sockets that each send 16 x 64 KB while the platform takes 5 s: growth;
 // - 500 upgrades with junk tokens whose clients leave after 300 ms, platform answering in 2 s:
-//   E2 calls made, and how long a player asking meanwhile waits.
+//   E2 calls made, and how long a player asking meanwhile waits;
+// - the same with 500 Socket.IO handshakes on the default transports (polling first), which reach
+//   the server one by one rather than as a burst.
 // Prints one JSON object.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { io as ioClient } from 'socket.io-client';
 import WebSocket from 'ws';
 
 const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/ws-floods/server-process.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -25,7 +28,7 @@ const base = `http://127.0.0.1:${port}`;
 child.on('exit', (code, signal) => process.stderr.write(`ws-floods: server exited (${code ?? signal})\n`));
 // A fresh connection per control call: a kept-alive one may be reset under the flood.
 const control = async <T>(path: string): Promise<T> => (await (await fetch(`${base}${path}`, { headers: { connection: 'close' } })).json()) as T;
-const mem = (): Promise<{ rssBytes: number; heapBytes: number; externalBytes: number; live: number; pending: number }> => control('/mem');
+const mem = (): Promise<{ rssBytes: number; heapBytes: number; externalBytes: number; live: number; pending: number; calls: { active: number; queued: number } }> => control('/mem');
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const MB = 1_048_576;
 
@@ -105,11 +108,43 @@ async function abandonedUpgrades(): Promise<Record<string, unknown>> {
   return { upgrades: 500, e2CallsWhenClientsLeft: atLeave, e2Calls: calls - 1, playerServedMs: Math.round(playerMs) };
 }
 
+async function abandonedHandshakes(): Promise<Record<string, unknown>> {
+  await control('/latency?ms=2000');
+  await control('/clear');
+  const left: Promise<void>[] = [];
+  for (let i = 0; i < 500; i += 1) {
+    const socket = ioClient(base, { reconnection: false, forceNew: true, auth: { token: randomBytes(24).toString('base64url') } });
+    socket.on('connect_error', () => undefined);
+    left.push(sleep(300).then(() => void socket.close()));
+  }
+  // A player connects behind the handshakes, while they are still arriving and leaving.
+  const { token } = await control<{ token: string }>('/token');
+  const started = performance.now();
+  const player = ioClient(base, { reconnection: false, forceNew: true, auth: { token } });
+  await new Promise((resolve, reject) => {
+    player.once('session', resolve);
+    player.once('connect_error', reject);
+  });
+  const playerMs = performance.now() - started;
+  player.close();
+  await Promise.all(left);
+  // Every call the handshakes will ever cost has been made once nothing is in flight or queued.
+  for (;;) {
+    const { calls } = await mem();
+    if (calls.active === 0 && calls.queued === 0) break;
+    await sleep(200);
+  }
+  const { calls } = await control<{ calls: number }>('/e2');
+  await control('/latency?ms=0');
+  return { handshakes: 500, e2Calls: calls - 1, playerServedMs: Math.round(playerMs) };
+}
+
 const only = process.argv[2];
 const result = {
   ...(only === undefined || only === 'ping' ? { pingFlood: await pingFlood() } : {}),
   ...(only === undefined || only === 'first' || only === 'first+upgrades' ? { firstMessage: await firstMessageFlood() } : {}),
   ...(only === undefined || only === 'upgrades' || only === 'first+upgrades' ? { abandonedUpgrades: await abandonedUpgrades() } : {}),
+  ...(only === undefined || only === 'handshakes' ? { abandonedHandshakes: await abandonedHandshakes() } : {}),
 };
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 child.kill();

@@ -10,7 +10,7 @@ import type { Logger } from '../../lib/index.js';
 import type { AppStats } from './soak-protocol.js';
 
 const stats: AppStats = {
-  rssBytes: 0, heapUsedBytes: 0, unhandledRejections: 0, uncaughtExceptions: 0,
+  rssBytes: 0, heapUsedBytes: 0, externalBytes: 0, unhandledRejections: 0, uncaughtExceptions: 0,
   calls: {}, circuit: [], probes: [], logLines: { debug: 0, info: 0, warn: 0, error: 0 }, lastLogLines: [],
 };
 process.on('unhandledRejection', () => void (stats.unhandledRejections += 1));
@@ -54,7 +54,7 @@ process.on('message', (msg: unknown) => {
   const gc = (globalThis as { gc?: () => void }).gc;
   if ((msg as { gc?: boolean }).gc === true && gc) gc();
   const memory = process.memoryUsage();
-  process.send?.({ ...stats, rssBytes: memory.rss, heapUsedBytes: memory.heapUsed });
+  process.send?.({ ...stats, rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, externalBytes: memory.external });
 });
 const stop = (): void => {
   void client.close();

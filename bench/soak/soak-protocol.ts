@@ -2,6 +2,8 @@
 export interface AppStats {
   rssBytes: number;
   heapUsedBytes: number;
+  /** Memory of Buffers and other objects outside the JS heap (`process.memoryUsage().external`). */
+  externalBytes: number;
   unhandledRejections: number;
   uncaughtExceptions: number;
   /** `'call'` events by `endpoint:outcome`. */

@@ -39,6 +39,15 @@ export function soakReport(i: SoakInputs): Record<string, unknown> & { ok: boole
   if (load.errors > 0) problems.push(`${load.errors} requests got no HTTP answer`);
   const heapGrowthMb = mb(appEnd.heapUsedBytes - appStart.heapUsedBytes);
   if (heapGrowthMb > FLAT_HEAP_GROWTH_MB) problems.push(`heap after GC grew by ${heapGrowthMb} MB (flat means under ${FLAT_HEAP_GROWTH_MB} MB)`);
+  // Buffers live outside the heap: socket reads, queued frames. RSS is not judged: the allocator
+  // keeps pages it has freed, so it shows the peak of the floods, not what is still held.
+  const externalGrowthMb = mb(appEnd.externalBytes - appStart.externalBytes);
+  if (externalGrowthMb > FLAT_HEAP_GROWTH_MB) problems.push(`memory outside the heap grew by ${externalGrowthMb} MB after GC (flat means under ${FLAT_HEAP_GROWTH_MB} MB)`);
+  // A flooder that stops reading must be closed by the server, every time.
+  for (const shape of ['wsPingFloodUnread', 'socketIoAckFloodUnread']) {
+    const tally = i.floods?.byShape[shape];
+    if (tally !== undefined && tally.closedByServer < tally.runs) problems.push(`${shape}: the server closed ${tally.closedByServer} of ${tally.runs} flooders`);
+  }
   const unexpected = Object.keys(load.byStatus).filter((s) => !['200', '401', '503'].includes(s));
   if (unexpected.length > 0) problems.push(`unexpected statuses: ${unexpected.join(', ')}`);
   return {
@@ -56,6 +65,7 @@ export function soakReport(i: SoakInputs): Record<string, unknown> & { ok: boole
     app: {
       rssStartMb: mb(appStart.rssBytes), rssEndMb: mb(appEnd.rssBytes), rssMaxMb: mb(i.rssMaxBytes),
       heapUsedAfterGcStartMb: mb(appStart.heapUsedBytes), heapUsedAfterGcEndMb: mb(appEnd.heapUsedBytes), heapGrowthAfterGcMb: heapGrowthMb,
+      externalAfterGcStartMb: mb(appStart.externalBytes), externalAfterGcEndMb: mb(appEnd.externalBytes), externalGrowthAfterGcMb: externalGrowthMb,
       unhandledRejections: appEnd.unhandledRejections, uncaughtExceptions: appEnd.uncaughtExceptions,
       platformOperations: appEnd.calls, circuitTransitions: appEnd.circuit, apiTokenProbes: appEnd.probes,
       logLines: appEnd.logLines, lastLogLines: appEnd.lastLogLines,
@@ -82,7 +92,7 @@ export function soakSummary(r: ReturnType<typeof soakReport>): string {
     `latency ms: p50 ${lat.p50}, p90 ${lat.p90}, p99 ${lat.p99}, max ${lat.max}`,
     `faults injected: ${JSON.stringify(r.faultsInjected)}`,
     `distinct tokens: ${JSON.stringify(r.distinctTokens)}`,
-    `app RSS MB: start ${app.rssStartMb as number}, end ${app.rssEndMb as number}, max ${app.rssMaxMb as number}; heap after GC MB: ${app.heapUsedAfterGcStartMb as number} -> ${app.heapUsedAfterGcEndMb as number}`,
+    `app RSS MB: start ${app.rssStartMb as number}, end ${app.rssEndMb as number}, max ${app.rssMaxMb as number}; heap after GC MB: ${app.heapUsedAfterGcStartMb as number} -> ${app.heapUsedAfterGcEndMb as number}; outside the heap after GC MB: ${app.externalAfterGcStartMb as number} -> ${app.externalAfterGcEndMb as number}`,
     ...(r.floods === null ? [] : [`hostile real-time clients: ${JSON.stringify(r.floods)}`]),
     `unhandled rejections: app ${app.unhandledRejections as number}, driver ${r.driverUnhandledRejections as number}; circuit: ${JSON.stringify(app.circuitTransitions)}; probes: ${JSON.stringify(app.apiTokenProbes)}`,
     ...(r.problems.length > 0 ? [`problems: ${r.problems.join('; ')}`] : []),

@@ -1,4 +1,4 @@
-// The server side of bench/ws-floods.ts: the emulator and a `/ws` endpoint in one
+// The server side of bench/ws-floods.ts: the emulator, a `/ws` endpoint and Socket.IO in one
 // process (the emulator's share of memory is constant), plus a small control route for the
 // driver: forced-GC memory, latency faults, tokens and the E2 call count.
 import { createServer } from 'node:http';
@@ -7,7 +7,9 @@ import { createAuthenticator } from '../../lib/auth/index.js';
 import { DEFAULT_SEED, startEmulator } from '../../lib/emulator/index.js';
 import { PlatformClient } from '../../lib/index.js';
 import { SessionRegistry } from '../../lib/realtime/index.js';
+import { useSocketIoAuth } from '../../lib/socket-io/index.js';
 import { attachWebSocket } from '../../lib/ws/index.js';
+import { Server as IoServer } from 'socket.io';
 
 const seedClient = DEFAULT_SEED.clients[0]!;
 const emulator = await startEmulator();
@@ -35,7 +37,7 @@ const server = createServer((req, res) => {
   let body: unknown = {};
   switch (url.pathname) {
     case '/mem':
-      body = { ...memory(), live: registry.size, pending: wsAdapter.pending };
+      body = { ...memory(), live: registry.size, pending: wsAdapter.pending, calls: client.load };
       break;
     case '/latency':
       emulator.clearFaults();
@@ -57,4 +59,6 @@ const server = createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 });
 const wsAdapter = attachWebSocket(server, { authenticate, registry, path: '/ws', firstMessageTimeoutMs: 60_000 });
+// engine.io would otherwise destroy any other upgrade (our /ws) still unanswered after 1 s.
+useSocketIoAuth(new IoServer(server, { destroyUpgrade: false }), { authenticate, registry });
 server.listen(0, '127.0.0.1', () => process.stdout.write(`WS_FLOODS_READY port=${(server.address() as AddressInfo).port}\n`));
