@@ -63,7 +63,13 @@ export function adapterCore<U extends object, R extends object>(options: Adapter
     authenticate(req: R, res?: object): Promise<GameUser & U> {
       const watch = abortOnHangUp(res);
       if (watch === undefined) return core(authRequestOf(req));
-      return core(authRequestOf(req), { signal: watch.signal }).finally(() => watch.stop());
+      return core(authRequestOf(req), { signal: watch.signal }).then((user) => {
+        watch.stop();
+        return user;
+      }, (err: unknown) => {
+        watch.stop();
+        throw err;
+      });
     },
     async authenticateHandshake(request: IncomingMessage, explicitToken: unknown, owner: R, signal?: AbortSignal): Promise<GameUser & U> {
       const view = handshakeView(request);

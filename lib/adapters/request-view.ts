@@ -15,25 +15,37 @@ function isWrapped(req: object): req is WrappedRequest {
 }
 
 /**
+ * A wrapped request read through Node's own message (its `rawHeaders` show a
+ * second `Authorization` header) plus the parsed body. One class, so every
+ * view has the same shape: it is built on every request.
+ */
+class WrappedView {
+  readonly method: string | undefined;
+  readonly url: string | undefined;
+  readonly headers: IncomingMessage['headers'];
+  readonly rawHeaders: string[];
+  readonly body: unknown;
+  readonly [ORIGINAL]: object;
+
+  constructor(req: WrappedRequest) {
+    const { raw } = req;
+    this.method = raw.method;
+    this.url = raw.url;
+    this.headers = raw.headers;
+    this.rawHeaders = raw.rawHeaders;
+    this.body = req.body;
+    this[ORIGINAL] = req;
+  }
+}
+
+/**
  * The request as the core reads it. Fastify's request keeps only the first
  * of two `Authorization` headers and has no `rawHeaders`, so a wrapped
- * request is read through Node's own message (plus the parsed body); a Node
- * or Express request is read as it is.
+ * request is read through Node's own message; a Node or Express request is
+ * read as it is.
  */
 export function authRequestOf(req: object): AuthRequest {
-  if (!isWrapped(req)) return req as AuthRequest;
-  const { raw } = req;
-  return {
-    method: raw.method,
-    url: raw.url,
-    headers: raw.headers,
-    rawHeaders: raw.rawHeaders,
-    get headersDistinct() {
-      return raw.headersDistinct;
-    },
-    body: req.body,
-    [ORIGINAL]: req,
-  } as AuthRequest;
+  return isWrapped(req) ? new WrappedView(req) as AuthRequest : req as AuthRequest;
 }
 
 /** `view` with `original` as the object the hooks receive (a socket behind its handshake). */
