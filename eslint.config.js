@@ -12,7 +12,10 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // One program from tsconfig.json, which includes every linted TypeScript file (a file
+      // outside it is an error, not a slow fallback); the project service spends a third more
+      // time on a clean cache for the same rules and the same answers.
+      parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {

@@ -83,6 +83,8 @@ describe('graceful shutdown of the example app', () => {
   it('exits at once on a second SIGTERM', async () => {
     await start();
     const token = emulator.login(DEMO.player, DEMO.gameId).access_token;
+    // The E2 call waited for below is this request's, not one an earlier test left in the log.
+    emulator.clearRequests();
     emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 20_000, count: 1 });
     const agent = new http.Agent({ keepAlive: true });
     const url = READY.exec(app!.stdout())![1]!;

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { join } from 'node:path';
 
-/** The example app run as `npm start` does (`tsx example-app/server.ts`), output captured. */
+/** The example app run as `npm start` does (`node --import tsx example-app/server.ts`), output captured. */
 export interface AppProcess {
   child: ChildProcessWithoutNullStreams;
   stdout(): string;
@@ -20,8 +19,8 @@ const PLATFORM_VARS = /^(PLATFORM_|ADMIN_MEMBER_NOS$|PORT$|WEB_)/;
 export function startAppProcess(env: Record<string, string>): AppProcess {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !PLATFORM_VARS.test(name)));
   delete base.NODE_OPTIONS; // Jest's --experimental-vm-modules is not needed by tsx
-  const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, ['example-app/server.ts'], { cwd: process.cwd(), env: { ...base, ...env }, stdio: 'pipe' });
+  // One process, signalled directly: the tsx command would start a second Node to relay to.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'example-app/server.ts'], { cwd: process.cwd(), env: { ...base, ...env }, stdio: 'pipe' });
   let out = '';
   let err = '';
   let exitCode: number | null | undefined;

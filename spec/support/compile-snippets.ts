@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -29,8 +29,6 @@ export interface Snippet {
 
 /** What {@link buildSnippets} produced. */
 export interface BuiltSnippets {
-  /** `"<name>: <message>"` for each diagnostic of a TypeScript snippet. */
-  problems: string[];
   /** The runnable file of each snippet, in order (`.mjs` or `.cjs`). */
   programs: string[];
   /** Removes every file written. */
@@ -47,47 +45,73 @@ function withPackagePaths(code: string, fromDir: string, libRoot = ROOT): string
   });
 }
 
-/**
- * Type-checks TypeScript snippets under strict, as a user's project would,
- * with the package's names mapped to its sources, in one program (lib/ is
- * checked once). With `emit`, also writes each snippet and the sources it
- * imports as JavaScript that Node runs without a loader.
- */
-export function buildSnippets(snippets: Snippet[], { emit = false } = {}): BuiltSnippets {
+function snippetDir(): string {
   // Inside the repository, so bare imports (express, passport) resolve from node_modules.
   const dir = path.join(ROOT, 'spec', 'output', `snippets-${process.pid}-${Date.now()}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+// The options a user's strict project would compile with.
+const STRICT: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  strict: true, skipLibCheck: true, types: ['node'], typeRoots: [path.join(ROOT, 'node_modules', '@types')],
+  verbatimModuleSyntax: true, resolveJsonModule: true,
+  // Nest apps are written with TypeScript's decorators.
+  experimentalDecorators: true, emitDecoratorMetadata: true,
+};
+
+// ES modules, as NodeNext writes them under this package's "type": "module" (transpileModule cannot read package.json).
+function transpile(code: string, fileName: string): string {
+  return ts.transpileModule(code, {
+    fileName,
+    compilerOptions: { ...STRICT, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, isolatedModules: true, sourceMap: false, declaration: false },
+  }).outputText;
+}
+
+/**
+ * Writes every source of lib/ as the JavaScript the build emits, into `outDir`
+ * (same layout, `.js`). Each file is transpiled on its own: the sources compile
+ * under isolatedModules, so that is what a full emit writes, and the typecheck
+ * script checks them.
+ */
+export function transpileLib(outDir: string): void {
+  const libDir = path.join(ROOT, 'lib');
+  for (const entry of readdirSync(libDir, { recursive: true, encoding: 'utf8' })) {
+    if (!entry.endsWith('.ts') || entry.endsWith('.d.ts')) continue;
+    const out = path.join(outDir, entry.replace(/\.ts$/, '.js'));
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, transpile(readFileSync(path.join(libDir, entry), 'utf8'), path.join(libDir, entry)));
+  }
+}
+
+/**
+ * Writes each snippet, and every source of lib/, as JavaScript that Node runs
+ * without a loader. Transpiled only: {@link compileSnippets} type-checks the
+ * snippets.
+ */
+export function buildSnippets(snippets: Snippet[]): BuiltSnippets {
+  const dir = snippetDir();
   const outDir = path.join(dir, 'out');
   const outOf = (file: string): string => path.join(outDir, path.relative(ROOT, file));
-  mkdirSync(dir, { recursive: true });
   const cleanup = (): void => rmSync(dir, { recursive: true, force: true });
-  const tsFiles: string[] = [];
-  const programs = snippets.map(({ code, language = 'ts' }, i) => {
-    if (language === 'cjs') {
-      const file = outOf(path.join(dir, `snippet-${i}.cjs`));
-      mkdirSync(path.dirname(file), { recursive: true });
-      // Runs against the emitted sources (a CommonJS app requires the ES module build).
-      writeFileSync(file, withPackagePaths(code, path.dirname(file), outDir));
-      return file;
-    }
-    const file = path.join(dir, `snippet-${i}.mts`);
-    writeFileSync(file, `${withPackagePaths(code, dir)}\nexport {};\n`);
-    tsFiles.push(file);
-    return outOf(file).replace(/\.mts$/, '.mjs');
-  });
   try {
-    const program = ts.createProgram(tsFiles, {
-      target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      strict: true, skipLibCheck: true, types: ['node'], typeRoots: [path.join(ROOT, 'node_modules', '@types')],
-      verbatimModuleSyntax: true, resolveJsonModule: true,
-      // Nest apps are written with TypeScript's decorators.
-      experimentalDecorators: true, emitDecoratorMetadata: true,
-      ...(emit ? { noEmit: false, outDir, rootDir: ROOT, sourceMap: false, declaration: false } : { noEmit: true }),
+    transpileLib(path.join(outDir, 'lib'));
+    const programs = snippets.map(({ code, language = 'ts' }, i) => {
+      if (language === 'cjs') {
+        // Runs against the emitted sources (a CommonJS app requires the ES module build).
+        const file = outOf(path.join(dir, `snippet-${i}.cjs`));
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(file, withPackagePaths(code, path.dirname(file), outDir));
+        return file;
+      }
+      const file = path.join(dir, `snippet-${i}.mts`);
+      const out = outOf(file).replace(/\.mts$/, '.mjs');
+      mkdirSync(path.dirname(out), { recursive: true });
+      writeFileSync(out, transpile(`${withPackagePaths(code, dir)}\nexport {};\n`, file));
+      return out;
     });
-    const problems = ts.getPreEmitDiagnostics(program)
-      .filter((d) => d.file !== undefined && tsFiles.includes(d.file.fileName))
-      .map((d) => `${snippets[programs.indexOf(outOf(d.file?.fileName ?? '').replace(/\.mts$/, '.mjs'))]?.name}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-    if (emit) program.emit();
-    return { problems, programs, cleanup };
+    return { programs, cleanup };
   } catch (err) {
     cleanup();
     throw err;
@@ -95,13 +119,28 @@ export function buildSnippets(snippets: Snippet[], { emit = false } = {}): Built
 }
 
 /**
- * Type-checks snippets under strict; returns `"<name>: <message>"` for each
- * diagnostic. Nothing is left on disk.
+ * Type-checks TypeScript snippets under strict, as a user's project would,
+ * with the package's names mapped to its sources, in one program; returns
+ * `"<name>: <message>"` for each diagnostic. Only the snippets are checked:
+ * lib/ itself is the typecheck script's job, and the checker reads of it what
+ * the snippets use. Nothing is left on disk.
  */
 export function compileSnippets(snippets: Snippet[]): string[] {
-  const built = buildSnippets(snippets);
-  built.cleanup();
-  return built.problems;
+  const dir = snippetDir();
+  try {
+    const typed = snippets.filter(({ language = 'ts' }) => language === 'ts');
+    const files = typed.map(({ code }, i) => {
+      const file = path.join(dir, `snippet-${i}.mts`);
+      writeFileSync(file, `${withPackagePaths(code, dir)}\nexport {};\n`);
+      return file;
+    });
+    const program = ts.createProgram(files, { ...STRICT, noEmit: true });
+    return files.flatMap((file, i) => ts.getPreEmitDiagnostics(program, program.getSourceFile(file))
+      .filter((d) => d.file?.fileName === file)
+      .map((d) => `${typed[i]!.name}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
