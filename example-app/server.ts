@@ -96,8 +96,11 @@ async function main(): Promise<void> {
   }
   let ready = false; // /healthz answers 503 until the warm-up below is done
   let stopping = false; // /readyz answers 503 from the first SIGTERM
+  // Collected only when someone can read them (METRICS_TOKEN or METRICS_PORT): the collector
+  // listens on the package's channels, which puts every verification on its traced path.
+  const served = metricsSettings.token !== null || metricsSettings.port !== null;
   const metrics = new Registry();
-  collectDefaultMetrics({ register: metrics });
+  if (served) collectDefaultMetrics({ register: metrics });
   const admins = new Set(settings.adminMemberNos ?? (demo ? [demoMembers(platform.gameId).admin.memberNo] : []));
   const app = createApp({
     client,
@@ -110,7 +113,7 @@ async function main(): Promise<void> {
     reverifyIntervalMs: settings.reverifyIntervalMs,
     reverifyGraceMs: settings.reverifyGraceMs,
     isShuttingDown: () => stopping,
-    metrics,
+    ...(served ? { metrics } : {}),
     // METRICS_PORT: /metrics there only; otherwise on the API port behind METRICS_TOKEN, or not at all.
     metricsToken: metricsSettings.port === null ? metricsSettings.token : null,
   });

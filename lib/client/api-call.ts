@@ -60,9 +60,9 @@ export class ApiCall {
         async (apiToken) => {
           ourSide = false;
           const answer = await this.http.request(build(apiToken), progress.stats, ctx);
-          if (guard !== undefined && (answer.code === PlatformCode.SUCCESS || answer.code === PlatformCode.BAD_REQUEST)) {
-            ourSide = await guard.ourFault(answer.code, subject!, apiToken, ctx);
-          }
+          // A success only resets the guard's run, synchronously; a 40000 may make it probe.
+          if (guard !== undefined && answer.code === PlatformCode.SUCCESS) guard.success();
+          else if (guard !== undefined && answer.code === PlatformCode.BAD_REQUEST) ourSide = await guard.ourFault(answer.code, subject!, apiToken, ctx);
           return answer;
         },
         {

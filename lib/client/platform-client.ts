@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
-import { DEFAULT_RETRY_AFTER_SECONDS, errorForPlatformCode, errorForTransportFault, isPlatformError, PlatformCode, PlatformError } from '../errors/index.js';
+import { checkTokenSyntax, DEFAULT_RETRY_AFTER_SECONDS, errorForPlatformCode, errorForTransportFault, isPlatformError, PlatformCode, PlatformError } from '../errors/index.js';
 import { tokenKey } from '../hashing/fingerprint.js';
 import { circuitEventOf, PlatformHttp, SingleFlight } from '../http/index.js';
 import type { Abortable, CallContext, CircuitEvent, HttpLoad } from '../http/index.js';
@@ -9,10 +9,9 @@ import type { GameUser } from '../types.js';
 import { ApiCall } from './api-call.js';
 import type { CallEvent, PlatformClientOptions } from './client-options.js';
 import { clientConfig } from './client-options.js';
-import { assertUserToken, searchParams } from './client-input.js';
+import { searchParams } from './client-input.js';
 import type { MemberQuery } from './client-input.js';
 import { memberFromReply, verifiedIdentifiers } from './member-reply.js';
-import type { VerifiedIdentifiers } from './member-reply.js';
 import { RefusalCache } from './refusal-cache.js';
 import { clientFleet } from './client-fleet.js';
 import type { ClientFleet } from './client-fleet.js';
@@ -25,7 +24,7 @@ import type { ChannelViews } from '../diagnostics/channel-view.js';
 import { trace, verifyOutcomeFor } from '../diagnostics/publish.js';
 import { isAbortedError } from '../http/index.js';
 import { clientHealth, waitForApiToken } from './client-health.js';
-import { apiHeaders, memberPath } from './platform-requests.js';
+import { PlatformRequests } from './platform-requests.js';
 import type { ClientHealth, HealthExtras } from './client-health.js';
 import type { ProbeEvent } from './token-run-guard.js';
 
@@ -84,6 +83,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   readonly #refused: RefusalCache;
   readonly #guard: TokenRunGuard;
   readonly #flights: SingleFlight<GameUser>;
+  readonly #requests: PlatformRequests;
   #closed = false;
 
   constructor(options: PlatformClientOptions) {
@@ -100,6 +100,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     this.#api = new ApiCall(this.config, this.#http, this.provider, this, guard);
     this.#fleet = clientFleet(this.config, options, (event) => this.emit('session-end', event));
     this.#refused = new RefusalCache(this.config.invalidTokenCacheMs, this.config.monotonic);
+    this.#requests = new PlatformRequests(this.config);
   }
 
   /**
@@ -110,12 +111,12 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
    * marker never counts as "not revoked".
    */
   verifyUserToken(token: string, options: VerifyOptions = {}): Promise<GameUser> {
-    return this.#verifyCached('E2', token, options.signal);
+    return verifyChannel.hasSubscribers ? this.#verifyTraced('E2', token, options.signal) : this.#verifyCached('E2', token, options.signal, undefined);
   }
 
   /** Verifies a web (cookie) token: `GET /member/v3.0/{game_id}` with the web token as bearer. */
   verifyWebToken(token: string, options: VerifyOptions = {}): Promise<GameUser> {
-    return this.#verifyCached('web', token, options.signal);
+    return verifyChannel.hasSubscribers ? this.#verifyTraced('web', token, options.signal) : this.#verifyCached('web', token, options.signal, undefined);
   }
 
   /** Looks a member up by member_no or guid (E3); `null` when the platform finds none. */
@@ -129,9 +130,9 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     return this.#api.run('E3', (apiToken) => ({
       endpoint: 'E3',
       method: 'GET',
-      path: this.#memberPath(),
+      path: this.#requests.memberPath,
       query: params,
-      headers: this.#headers(apiToken),
+      headers: this.#requests.headers(apiToken),
     }), memberFromReply, undefined, context);
   }
 
@@ -227,15 +228,15 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     if (this.#closed) throw errorForTransportFault('closed', endpoint);
   }
 
-  #verifyCached(kind: TokenKind, token: string, signal: Abortable | undefined): Promise<GameUser> {
-    if (!verifyChannel.hasSubscribers) return this.#verifyCachedUntraced(kind, token, signal, undefined);
+  /** A verification told on the `verify` channel (only while it has subscribers). */
+  #verifyTraced(kind: TokenKind, token: string, signal: Abortable | undefined): Promise<GameUser> {
     // The token is hashed once: its fingerprint is the first 8 hex digits of the key's digest.
     const digest = typeof token === 'string' ? tokenKey(token) : undefined;
     const message: VerifyMessage = { kind, tokenFingerprint: digest === undefined ? 'none' : digest.slice(0, 8) };
     const started = performance.now();
     return trace(verifyChannel, message, async () => {
       try {
-        const user = await this.#verifyCachedUntraced(kind, token, signal, message, digest);
+        const user = await this.#verifyCached(kind, token, signal, message, digest);
         message.outcome = 'ok';
         return user;
       } catch (error) {
@@ -249,9 +250,10 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     });
   }
 
-  async #verifyCachedUntraced(kind: TokenKind, token: string, signal: Abortable | undefined, message: VerifyMessage | undefined, known?: string): Promise<GameUser> {
-    assertUserToken(token);
-    this.#assertOpen(kind);
+  async #verifyCached(kind: TokenKind, token: string, signal: Abortable | undefined, message: VerifyMessage | undefined, known?: string): Promise<GameUser> {
+    // The authenticator's rule, one comparison when it has just checked this token.
+    checkTokenSyntax(token);
+    if (this.#closed) throw errorForTransportFault('closed', kind);
     const digest = known ?? tokenKey(token);
     const key = `${kind}:${digest}`;
     const { cache, revocations } = this.#fleet;
@@ -289,17 +291,18 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
         ? await this.#api.run('E2', (apiToken) => ({
           endpoint: 'E2',
           method: 'POST',
-          path: `${this.#memberPath()}/token/verify`,
-          headers: this.#headers(apiToken),
+          path: this.#requests.verifyPath,
+          headers: this.#requests.headers(apiToken),
           body: { access_token: token },
         }), verifiedIdentifiers, key, context)
         : await this.#api.runWithoutApiToken('web', {
           endpoint: 'web',
           method: 'GET',
-          path: this.#memberPath(),
+          path: this.#requests.memberPath,
           headers: { Authorization: `Bearer ${token}`, 'caller-id': this.config.callerId },
         }, verifiedIdentifiers, context);
-      const user = await this.#completeMember(ids, context);
+      // A member_no in the answer (the common case) needs no second call, nor a promise.
+      const user = ids.memberNo !== null ? { memberNo: ids.memberNo, guid: ids.guid } : await this.#completeMember(ids.guid!, context);
       const stored = this.#fleet.cache.store(ticket, user);
       if (stored !== undefined) await stored;
       return user;
@@ -316,9 +319,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   }
 
   /** A GUID-based answer without member_no: ask E3 for it, so `req.user.memberNo` is always set. */
-  async #completeMember(ids: VerifiedIdentifiers, context: CallContext): Promise<GameUser> {
-    if (ids.memberNo !== null) return { memberNo: ids.memberNo, guid: ids.guid };
-    const guid = ids.guid as string;
+  async #completeMember(guid: string, context: CallContext): Promise<GameUser> {
     const found = await this.#lookup({ guid }, context).catch((error: unknown) => {
       // The player's token was fine: E3 refusing our own lookup is a server-side fault, not a 400.
       if (isPlatformError(error) && error.kind === 'invalid_request') {
@@ -333,14 +334,6 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
       });
     }
     return { memberNo: found.memberNo, guid };
-  }
-
-  #memberPath(): string {
-    return memberPath(this.config);
-  }
-
-  #headers(apiToken: string): Record<string, string> {
-    return apiHeaders(this.config, apiToken);
   }
 }
 

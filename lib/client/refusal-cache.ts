@@ -21,7 +21,8 @@ export class RefusalCache {
 
   /** The platform's code when `key` was refused lately. */
   get(key: string): number | undefined {
-    return this.#lru?.get(key);
+    // Empty, the usual state: no lookup (an LRU read with a TTL reads the clock).
+    return this.#lru === undefined || this.#lru.size === 0 ? undefined : this.#lru.get(key);
   }
 
   set(key: string, code: number): void {

@@ -27,7 +27,7 @@ class RunCounter {
   constructor(private readonly clock: MonotonicClock, private readonly length: number, private readonly windowMs: number) {}
 
   success(): void {
-    this.#keys.clear();
+    if (this.#keys.size > 0) this.#keys.clear();
   }
 
   /** Records a refused token (by key); the run's size when a probe is due, else 0. */
@@ -82,14 +82,19 @@ export class TokenRunGuard {
     return this.#suspect;
   }
 
+  /** Sees an E2 success: the run of refusals, and any suspicion of our own side, is over. */
+  success(): void {
+    this.#run.success();
+    this.#suspect = false;
+  }
+
   /**
    * Sees an E2 answer for the user token `subject` (its key). Resolves true
    * when a probe just found our own API token or request at fault.
    */
   async ourFault(code: number, subject: string, apiToken: string, context: CallContext): Promise<boolean> {
     if (code === PlatformCode.SUCCESS) {
-      this.#run.success();
-      this.#suspect = false;
+      this.success();
       return false;
     }
     if (code !== PlatformCode.BAD_REQUEST) return false;

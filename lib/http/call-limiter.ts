@@ -36,6 +36,13 @@ export class CallLimiter {
     return first === undefined ? 0 : performance.now() - first.since;
   }
 
+  /** Takes a slot when one is free (true), with no promise; else the caller waits with {@link acquire}. */
+  tryAcquire(): boolean {
+    if (this.#active >= this.maxActive) return false;
+    this.#active += 1;
+    return true;
+  }
+
   /** `abortError` builds the rejection when `signal` aborts (default: 503 `timeout`). */
   acquire(signal: Abortable, endpoint: PlatformEndpoint, abortError?: () => unknown): Promise<void> {
     const failure = abortError ?? (() => errorForTransportFault('timeout', endpoint, 'waited too long for a free connection slot'));

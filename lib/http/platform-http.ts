@@ -196,12 +196,15 @@ export class PlatformHttp {
     signal.addEventListener('abort', onAbort);
     this.#running.add(call);
     try {
-      const waiting = this.#limiter.active >= this.#limiter.maxActive ? setTimeout(() => this.#reclaimSlot(), RECLAIM_AFTER_MS) : undefined;
-      try {
-        await this.#limiter.acquire(signal, req.endpoint, () => this.#ended(signal, req.endpoint, undefined)
-          ?? errorForTransportFault('timeout', req.endpoint, 'waited too long for a free connection slot'));
-      } finally {
-        clearTimeout(waiting);
+      // A free slot is taken at once (no promise to wait on); only a queued call sets the reclaim timer.
+      if (!this.#limiter.tryAcquire()) {
+        const waiting = setTimeout(() => this.#reclaimSlot(), RECLAIM_AFTER_MS);
+        try {
+          await this.#limiter.acquire(signal, req.endpoint, () => this.#ended(signal, req.endpoint, undefined)
+            ?? errorForTransportFault('timeout', req.endpoint, 'waited too long for a free connection slot'));
+        } finally {
+          clearTimeout(waiting);
+        }
       }
       call.admitted = true;
       const budgetAtSend = deadline - performance.now();
@@ -285,7 +288,8 @@ export class PlatformHttp {
     { reply: PlatformReply; failure?: undefined } | { reply?: undefined; failure: { error: PlatformError; verdict: CallVerdict } }
   > {
     for (;;) {
-      const attempt = await this.#attempt(req, call);
+      call.stats.attempts += 1;
+      const attempt = await (platformCallChannel.hasSubscribers ? this.#traced(req, call) : this.#try(req, call));
       const delay = this.#retryDelay(attempt, call);
       if (delay === undefined) return this.#outcome(attempt, call);
       await pause(delay, call.signal);
@@ -293,9 +297,8 @@ export class PlatformHttp {
     }
   }
 
-  #attempt(req: PlatformRequest, call: Call): Promise<Attempt> {
-    call.stats.attempts += 1;
-    if (!platformCallChannel.hasSubscribers) return this.#try(req, call);
+  /** One attempt told on the `platform-call` channel (only while it has subscribers). */
+  #traced(req: PlatformRequest, call: Call): Promise<Attempt> {
     const message: PlatformCallMessage = {
       endpoint: req.endpoint, method: req.method, host: this.#host, path: req.path, attempt: call.stats.attempts,
     };

@@ -4,12 +4,19 @@ import { DeadlineSignal } from './deadline-signal.js';
 import type { Abortable } from './deadline-signal.js';
 import type { CallContext } from './platform-http.js';
 
+/** A caller waiting on a flight that may go away (it gave a signal). */
+interface Waiter {
+  readonly reject: (error: unknown) => void;
+  readonly signal: Abortable;
+  readonly onAbort: () => void;
+}
+
 interface Flight<T> {
   readonly promise: Promise<T>;
   /** The shared work's signal: its budget, and aborted once every caller that could go has gone. */
   readonly signal: DeadlineSignal | undefined;
   /** Callers still waiting that may go away; a caller without a signal pins the work. */
-  waiting: number;
+  readonly waiters: Set<Waiter>;
   pinned: boolean;
 }
 
@@ -38,54 +45,50 @@ export class SingleFlight<T> {
 
   run(key: string, work: (context: CallContext) => Promise<T>, signal?: Abortable): Promise<T> {
     if (signal?.aborted === true) return Promise.reject(abortedError(this.endpoint(key)));
-    let flight = this.#flights.get(key);
-    if (flight === undefined) {
-      const budget = this.budgetMs;
-      // One signal for the whole operation, a timer-less one when there is no budget and no caller
-      // can leave (an AbortController and its EventTarget per request cost more).
-      const shared = budget !== undefined ? new DeadlineSignal(budget) : signal !== undefined ? new DeadlineSignal(Infinity) : undefined;
-      const context: CallContext = budget === undefined ? (shared === undefined ? {} : { signal: shared }) : { deadline: performance.now() + budget, signal: shared };
-      const promise = work(context);
-      const created: Flight<T> = { promise, signal: shared, waiting: 0, pinned: false };
-      // Registered first, so the flight is gone before any caller resumes (a caller may start the next one at once).
-      const end = (): void => {
-        shared?.dispose();
-        if (this.#flights.get(key) === created) this.#flights.delete(key);
-      };
-      promise.then(end, end);
-      flight = created;
-      this.#flights.set(key, flight);
-    }
+    const flight = this.#flights.get(key) ?? this.#start(key, work, signal !== undefined);
     if (signal === undefined) {
       flight.pinned = true;
       return flight.promise;
     }
-    return this.#wait(key, flight, signal);
+    // The caller's own promise, settled by the engine's resolvers straight from the shared one:
+    // the one closure per caller is its abort listener.
+    const { promise, resolve, reject } = Promise.withResolvers<T>();
+    const waiter: Waiter = { reject, signal, onAbort: () => this.#leave(key, flight, waiter) };
+    flight.waiters.add(waiter);
+    signal.addEventListener('abort', waiter.onAbort, { once: true });
+    flight.promise.then(resolve, reject);
+    return promise;
   }
 
-  #wait(key: string, flight: Flight<T>, signal: Abortable): Promise<T> {
-    flight.waiting += 1;
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = (): void => {
-        flight.waiting -= 1;
-        if (flight.waiting === 0 && !flight.pinned) {
-          // Nobody is left to answer: later callers start afresh.
-          if (this.#flights.get(key) === flight) this.#flights.delete(key);
-          flight.signal?.abort('caller');
-        }
-        reject(abortedError(this.endpoint(key)));
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      flight.promise.then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      );
-    });
+  #start(key: string, work: (context: CallContext) => Promise<T>, leavable: boolean): Flight<T> {
+    const budget = this.budgetMs;
+    // One signal for the whole operation, a timer-less one when there is no budget and no caller
+    // can leave (an AbortController and its EventTarget per request cost more).
+    const shared = budget !== undefined ? new DeadlineSignal(budget) : leavable ? new DeadlineSignal(Infinity) : undefined;
+    const context: CallContext = budget === undefined ? (shared === undefined ? {} : { signal: shared }) : { deadline: performance.now() + budget, signal: shared };
+    const promise = work(context);
+    const flight: Flight<T> = { promise, signal: shared, waiters: new Set(), pinned: false };
+    // Registered before any caller's handlers: the flight is gone, and no caller listens for an
+    // abort any more, before any caller resumes (a caller may start the next flight at once).
+    const end = (): void => {
+      shared?.dispose();
+      if (this.#flights.get(key) === flight) this.#flights.delete(key);
+      for (const waiter of flight.waiters) waiter.signal.removeEventListener('abort', waiter.onAbort);
+      flight.waiters.clear();
+    };
+    promise.then(end, end);
+    this.#flights.set(key, flight);
+    return flight;
+  }
+
+  /** A caller's signal aborted: it stops waiting; the work stops once nobody is left to answer. */
+  #leave(key: string, flight: Flight<T>, waiter: Waiter): void {
+    if (!flight.waiters.delete(waiter)) return;
+    if (flight.waiters.size === 0 && !flight.pinned) {
+      // Nobody is left to answer: later callers start afresh.
+      if (this.#flights.get(key) === flight) this.#flights.delete(key);
+      flight.signal?.abort('caller');
+    }
+    waiter.reject(abortedError(this.endpoint(key)));
   }
 }

@@ -31,6 +31,7 @@ export interface RawRequest {
   method: 'GET' | 'POST';
   path: string;
   query?: Record<string, string> | undefined;
+  /** Never changed once sent: the same object sent again reuses its merge with the fixed headers. */
   headers: Record<string, string>;
   body?: Record<string, string> | undefined;
 }
@@ -69,25 +70,25 @@ function codeOf(error: unknown): { code: string | undefined; reused: boolean } {
  */
 export class Exchange implements Dispatcher.DispatchHandler {
   readonly done: Promise<RawResponse>;
-  #resolve!: (response: RawResponse) => void;
-  #reject!: (error: TransportError) => void;
+  readonly #resolve: (response: RawResponse) => void;
+  readonly #reject: (error: TransportError) => void;
   #abort: ((error: Error) => void) | undefined;
-  #settled = false;
-  #status = 0;
+  #settled: boolean;
+  #status: number;
   #retryAfter: string | undefined;
-  readonly #chunks: Buffer[] = [];
-  #size = 0;
+  readonly #chunks: Buffer[];
+  #size: number;
   #timer: NodeJS.Timeout | undefined;
 
   /** The transport and connection to hand back once undici is done with the request (answered, failed or aborted). */
   readonly #owner: Transport | undefined;
   readonly #client: Client | undefined;
-  #released = false;
+  #released: boolean;
 
   readonly #timeoutMs: number;
   readonly #timed: boolean;
   /** `performance.now()` time by which the body must be in (undici bounds the wait between chunks, not the whole body). */
-  #endsAt = Infinity;
+  #endsAt: number;
 
   /**
    * `timeoutMs`: the attempt's time from the moment its request is written
@@ -96,14 +97,25 @@ export class Exchange implements Dispatcher.DispatchHandler {
    * waits tick coarsely).
    */
   constructor(timeoutMs: number, timed = false, owner?: Transport, client?: Client) {
-    this.#timeoutMs = timeoutMs;
-    this.#timed = timed;
+    // Every field is set here, none by an initializer: one function per attempt fewer, and the
+    // promise's resolvers come from the engine, not from an executor of ours.
+    const { promise, resolve, reject } = Promise.withResolvers<RawResponse>();
+    this.done = promise;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#abort = undefined;
+    this.#settled = false;
+    this.#status = 0;
+    this.#retryAfter = undefined;
+    this.#chunks = [];
+    this.#size = 0;
+    this.#timer = undefined;
     this.#owner = owner;
     this.#client = client;
-    this.done = new Promise<RawResponse>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
+    this.#released = false;
+    this.#timeoutMs = timeoutMs;
+    this.#timed = timed;
+    this.#endsAt = Infinity;
   }
 
   /** Ends the attempt with `code`; nothing once it has settled. */
@@ -205,6 +217,9 @@ export class Transport {
   readonly #idle: Client[] = [];
   readonly #all = new Set<Client>();
   #closed = false;
+  /** The last headers object sent and its merge with {@link FIXED_HEADERS}: callers keep one per API token. */
+  #lastHeaders: Record<string, string> | undefined;
+  #lastMerged: Record<string, string> = FIXED_HEADERS;
 
   constructor(baseUrl: string, options: TransportOptions) {
     const url = new URL(baseUrl);
@@ -243,11 +258,15 @@ export class Transport {
     const client = this.#idle.shift() ?? this.#open();
     const exchange = new Exchange(wait, timed, this, client);
     const query = req.query === undefined ? '' : `?${new URLSearchParams(req.query).toString()}`;
+    if (req.headers !== this.#lastHeaders) {
+      this.#lastHeaders = req.headers;
+      this.#lastMerged = { ...FIXED_HEADERS, ...req.headers };
+    }
     try {
       client.dispatch({
         method: req.method,
         path: `${this.#basePath}/${req.path.replace(/^\/+/, '')}${query}`,
-        headers: { ...FIXED_HEADERS, ...req.headers },
+        headers: this.#lastMerged,
         body: payload ?? null,
         headersTimeout: wait,
         bodyTimeout: wait,

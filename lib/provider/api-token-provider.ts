@@ -37,7 +37,6 @@ interface Refusal {
 }
 
 const defaultRefusal = (reply: TokenReply): number | undefined => (isApiTokenRejection(reply.code) ? reply.code : undefined);
-const defaultAccepted = (reply: TokenReply): boolean => reply.code === PlatformCode.SUCCESS;
 
 /**
  * The API Access Token (E1) of one game server, shared by every client,
@@ -87,14 +86,8 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
 
   /** The held API token, or a fresh one from E1 (one call shared by all concurrent callers). */
   async getToken(options: GetTokenOptions = {}): Promise<string> {
-    const held = this.#held;
-    if (held !== undefined) {
-      const now = this.config.clock.now();
-      if (now < held.usableUntil) {
-        if (now >= held.renewAt && this.config.monotonic.now() >= this.#renewalPausedUntil) this.#renewInBackground();
-        return held.token;
-      }
-    }
+    const usable = this.#usable();
+    if (usable !== undefined) return usable;
     const blocked = this.#blocked(undefined, undefined);
     if (blocked !== undefined) throw blocked;
     return waitUntil(this.#issueShared(), options.deadline, () => errorForTransportFault('timeout', 'E1'), options.signal);
@@ -113,10 +106,12 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
   async withToken<T extends TokenReply>(attempt: (apiToken: string) => Promise<T>, options: WithTokenOptions<T>): Promise<T> {
     const trace = options.trace ?? {};
     const refusal = options.refusal ?? defaultRefusal;
-    const first = await this.getToken(options);
+    // The held token, the common case, without a promise of its own.
+    const first = this.#usable() ?? await this.getToken(options);
     trace.apiToken = first;
     const reply = await attempt(first);
-    const firstCode = await refusal(reply, first);
+    const refused = refusal(reply, first);
+    const firstCode = refused instanceof Promise ? await refused : refused;
     if (firstCode === undefined) return this.#answered(reply, options);
     const blocked = this.#blocked(tokenKey(first), firstCode);
     if (blocked !== undefined) throw blocked;
@@ -162,9 +157,19 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
     if (this.#ownsHttp) void this.#http.close();
   }
 
+  /** The held token while it is usable (a background renewal started when due), else undefined. */
+  #usable(): string | undefined {
+    const held = this.#held;
+    if (held === undefined) return undefined;
+    const now = this.config.clock.now();
+    if (now >= held.usableUntil) return undefined;
+    if (now >= held.renewAt && this.config.monotonic.now() >= this.#renewalPausedUntil) this.#renewInBackground();
+    return held.token;
+  }
+
   #answered<T extends TokenReply>(reply: T, options: WithTokenOptions<T>): T {
     // The platform took our token: whatever we believed about our side is over.
-    if ((options.accepted ?? defaultAccepted)(reply)) this.#refusal = undefined;
+    if (options.accepted === undefined ? reply.code === PlatformCode.SUCCESS : options.accepted(reply)) this.#refusal = undefined;
     return reply;
   }
 

@@ -70,7 +70,8 @@ export class Revocations {
 
   /** True when this process knows the token as revoked (no I/O). */
   isRevokedHere(digest: string): boolean {
-    return this.#local.has(digest);
+    // No revocation here, the usual state: no lookup (an LRU read with a TTL reads the clock).
+    return this.#local.size > 0 && this.#local.has(digest);
   }
 
   /**
@@ -82,7 +83,7 @@ export class Revocations {
    * without a shared store.
    */
   isRevoked(digest: string): RevocationAnswer | Promise<RevocationAnswer> {
-    if (this.#local.has(digest)) return true;
+    if (this.#local.size > 0 && this.#local.has(digest)) return true;
     if (this.shared === undefined) return false;
     return this.#askShared(digest, this.shared);
   }

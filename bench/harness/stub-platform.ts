@@ -1,0 +1,30 @@
+import { spawn } from 'node:child_process';
+
+// E1 and E2 answered at once with fixed bodies on keep-alive connections: a platform whose own
+// work is as small as can be, in a process of its own so that none of it is counted.
+const STUB = `
+const http = require('node:http');
+const e1 = JSON.stringify({ code: 0, message: 'Success', response_data: { access_token: 'stub-api-token', expires_in: 21600 } });
+const e2 = '{"code":0,"message":"Success","value":{"member_no":20005061986,"guid":200000000397}}';
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(req.url.includes('server_token') ? e1 : e2);
+  });
+});
+server.keepAliveTimeout = 5000;
+server.listen(0, '127.0.0.1', () => process.send(server.address().port));
+`;
+
+/** A stub platform for CPU measurements: every token is valid, every member the same. */
+export interface StubPlatform {
+  readonly url: string;
+  stop(): void;
+}
+
+export async function startStubPlatform(): Promise<StubPlatform> {
+  const child = spawn(process.execPath, ['-e', STUB], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(m as number)));
+  return { url: `http://127.0.0.1:${port}`, stop: () => void child.kill() };
+}
