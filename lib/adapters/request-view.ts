@@ -45,7 +45,7 @@ class WrappedView {
  * read as it is.
  */
 export function authRequestOf(req: object): AuthRequest {
-  return isWrapped(req) ? new WrappedView(req) as AuthRequest : req as AuthRequest;
+  return isWrapped(req) ? new WrappedView(req) : req as AuthRequest;
 }
 
 /** `view` with `original` as the object the hooks receive (a socket behind its handshake). */
