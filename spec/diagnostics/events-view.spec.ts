@@ -154,7 +154,8 @@ describe("the client's and provider's events: a per-instance view of the channel
   });
 
   it('carries no token and no secret in any event (canaries)', async () => {
-    const client = new PlatformClient(configFor(emulator, { cache: { ttlMs: 60_000 }, retries: 0, circuitBreaker: { failureThreshold: 2, openMs: 60_000 } }));
+    // Budgets a busy machine cannot outlast: a timed-out call would break the run of refusals the probe counts.
+    const client = new PlatformClient(configFor(emulator, { cache: { ttlMs: 60_000 }, retries: 0, timeoutMs: 5000, totalTimeoutMs: 10_000, circuitBreaker: { failureThreshold: 2, openMs: 60_000 } }));
     const seen = record(client);
     const secrets = new Set<string>([DEMO.clientSecret]);
     try {
