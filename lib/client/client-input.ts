@@ -1,13 +1,4 @@
-import { checkTokenSyntax, PlatformError } from '../errors/index.js';
-
-/**
- * Rejects, without a platform call, a token that cannot be valid: the same
- * rule as the request authenticator's (RFC 6750 b64token). A web token
- * travels in a header, where CR/LF would be injection.
- */
-export function assertUserToken(token: unknown): asserts token is string {
-  checkTokenSyntax(token);
-}
+import { PlatformError } from '../errors/index.js';
 
 /** What to look up on E3: a member_no or a guid, as decimal digits. */
 export type MemberQuery = { memberNo: string } | { guid: string };
