@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
 import type { NextFunction, Request, Response } from 'express';
 import { PlatformClient, requireGameUser, silentLogger } from '../lib/index.js';
+import { floorRoute } from './harness/floor-route.js';
 import { startStubPlatform } from './harness/stub-platform.js';
 
 const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
@@ -77,22 +78,7 @@ async function floorCase(): Promise<(token: string) => Promise<void>> {
   const pool = new Pool(baseUrl, { connections: 64, keepAliveTimeout: 4000 });
   const res = await pool.request({ method: 'POST', path: '/auth/v5/server_token', headers: { 'content-type': 'application/json' }, body: '{}' });
   const authorization = `Bearer ${((await res.body.json()) as { response_data: { access_token: string } }).response_data.access_token}`;
-  const handler: Handler = (req, res, next) => {
-    const header = req.headers.authorization;
-    if (header === undefined || !header.startsWith('Bearer ')) {
-      res.status(401).end();
-      return;
-    }
-    pool.request({
-      method: 'POST',
-      path: '/member/v3.0/demo-game/token/verify',
-      headers: { authorization, 'caller-id': 'demo-game_SERVER', 'content-type': 'application/json' },
-      body: JSON.stringify({ access_token: header.slice(7) }),
-    }).then((r) => r.body.json()).then((data) => {
-      const reply = data as { code: number; value: { member_no: number; guid: number | null } };
-      res.set('Cache-Control', 'no-store').json({ member_no: String(reply.value.member_no), guid: reply.value.guid == null ? null : String(reply.value.guid) });
-    }, next);
-  };
+  const handler = floorRoute(pool, authorization, '/member/v3.0/demo-game/token/verify', 'demo-game_SERVER') as Handler;
   return route([handler]);
 }
 

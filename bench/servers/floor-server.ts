@@ -3,6 +3,7 @@
 // parsers, no retries, no budget, no single flight, no error shape. Nothing authenticates faster.
 import express from 'express';
 import { Pool } from 'undici';
+import { floorRoute } from '../harness/floor-route.js';
 import { requireEnv, serveHttp } from './server-kit.js';
 
 const baseUrl = new URL(requireEnv('PLATFORM_BASE_URL'));
@@ -26,25 +27,6 @@ async function issueApiToken(): Promise<string> {
 const authorization = `Bearer ${await issueApiToken()}`;
 const app = express();
 app.disable('x-powered-by');
-app.get('/api/me', (req, res, next) => {
-  const header = req.headers.authorization;
-  if (header === undefined || !header.startsWith('Bearer ')) {
-    res.status(401).end();
-    return;
-  }
-  pool.request({
-    method: 'POST',
-    path: verifyPath,
-    headers: { authorization, 'caller-id': callerId, 'content-type': 'application/json' },
-    body: JSON.stringify({ access_token: header.slice(7) }),
-  }).then((r) => r.body.json()).then((data) => {
-    const reply = data as { code: number; value?: { member_no: number | string; guid?: number | string | null } };
-    if (reply.code !== 0 || reply.value === undefined) {
-      res.status(401).end();
-      return;
-    }
-    res.set('Cache-Control', 'no-store').json({ member_no: String(reply.value.member_no), guid: reply.value.guid == null ? null : String(reply.value.guid) });
-  }, next);
-});
+app.get('/api/me', floorRoute(pool, authorization, verifyPath, callerId));
 
 await serveHttp(app, undefined, () => void pool.close());

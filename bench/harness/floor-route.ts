@@ -1,0 +1,30 @@
+import type { RequestHandler } from 'express';
+import type { Pool } from 'undici';
+
+/**
+ * The floor's route, shared by its server process and the in-process CPU bench: it reads the
+ * bearer token, sends one keep-alive POST to E2 with the API token it is given, and answers the
+ * member. No body parser, no retry, no budget, no single flight, no error shape.
+ */
+export function floorRoute(pool: Pool, authorization: string, verifyPath: string, callerId: string): RequestHandler {
+  return (req, res, next) => {
+    const header = req.headers.authorization;
+    if (header === undefined || !header.startsWith('Bearer ')) {
+      res.status(401).end();
+      return;
+    }
+    pool.request({
+      method: 'POST',
+      path: verifyPath,
+      headers: { authorization, 'caller-id': callerId, 'content-type': 'application/json' },
+      body: JSON.stringify({ access_token: header.slice(7) }),
+    }).then((r) => r.body.json()).then((data) => {
+      const reply = data as { code: number; value?: { member_no: number | string; guid?: number | string | null } };
+      if (reply.code !== 0 || reply.value === undefined) {
+        res.status(401).end();
+        return;
+      }
+      res.set('Cache-Control', 'no-store').json({ member_no: String(reply.value.member_no), guid: reply.value.guid == null ? null : String(reply.value.guid) });
+    }, next);
+  };
+}
