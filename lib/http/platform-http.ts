@@ -28,6 +28,7 @@ export interface PlatformRequest {
   /** Relative path, already URL-encoded. */
   path: string;
   query?: Record<string, string>;
+  /** Never changed once sent: the transport reuses its merge with its own headers while the same object comes back. */
   headers: Record<string, string>;
   body?: Record<string, string>;
 }
@@ -44,8 +45,9 @@ export interface CallContext {
    * The operation's signal. A `DeadlineSignal` that already carries the
    * deadline is used as the call's own (no second timer); any other signal
    * (an `AbortSignal`) is followed. When it aborts because its caller has
-   * gone, a queued call leaves the queue and one in flight is stopped when
-   * its slot is wanted.
+   * gone, a queued call leaves the queue; one in flight keeps its slot until
+   * the platform answers, or until a living caller has waited a second for a
+   * slot.
    */
   signal?: Abortable;
 }
@@ -129,7 +131,7 @@ export class PlatformHttp {
   readonly #breaker: CircuitBreaker | undefined;
   /** Calls under way (queued or in flight), ended with 503 by {@link close}. */
   readonly #running = new Set<Call>();
-  /** Calls in flight whose caller has gone (left running to keep their connection): the first to give way to a new call. */
+  /** Calls in flight whose caller has gone (left running to keep their connection): given up for a caller that has waited RECLAIM_AFTER_MS. */
   readonly #abandoned = new Set<Call>();
   #settled: (() => void) | undefined;
   #closed = false;
@@ -209,6 +211,8 @@ export class PlatformHttp {
       call.admitted = true;
       const budgetAtSend = deadline - performance.now();
       try {
+        // The caller left between the grant and this line (the limiter had stopped watching): send nothing.
+        if (call.callerGone) throw abortedError(req.endpoint);
         const { reply, failure } = await this.#send(req, call);
         if (reply !== undefined) {
           // Any code but 50000 is an answer, a 40000 included (only 50000 means the platform itself failed).

@@ -4,7 +4,6 @@ import type { LiveConnection } from './live-connection.js';
 /** Default shortest time between two in-band refreshes of one connection: 1 s. */
 export const DEFAULT_MIN_REFRESH_INTERVAL_MS = 1000;
 
-/** Checks `minRefreshIntervalMs` (an integer number of ms from 0 to 2147483647). */
 // `refreshNotBefore` counts whole ms from the connection's opening and -1
 // means "in flight": small integers stay unboxed in the object (8 B), where
 // a clock reading or Infinity would box a 16 B number per connection.

@@ -3,7 +3,6 @@ import type { WebSocket, WebSocketServer } from 'ws';
 /** Default time between two heartbeat pings of a `/ws` connection: 30 s. */
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
 
-/** Checks `heartbeatIntervalMs`: an integer number of ms from 0 (off) to 2147483647. */
 /** The heartbeat of one `WebSocketServer`: `watch` each socket it creates; `stop` ends the timer. */
 export interface Heartbeat {
   watch(ws: WebSocket): void;
