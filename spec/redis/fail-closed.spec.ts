@@ -13,6 +13,13 @@ import type { Instance } from './fleet-instances.js';
 const statusOf = (verification: Promise<unknown>): Promise<number> =>
   verification.then(() => 200, (error: unknown) => (error as { status?: number }).status ?? 0);
 
+/** The status a client obeying `retry_later` ends with: asked again, up to 20 times, while the answer is 503. */
+async function statusRetryingLate(verify: () => Promise<unknown>): Promise<number> {
+  let status = await statusOf(verify());
+  for (let asked = 1; status === 503 && asked < 20; asked += 1) status = await statusOf(verify());
+  return status;
+}
+
 describe('a revocation marker that cannot be read is never "not revoked" (real redis-server)', () => {
   const fx = useEmulator({ seed: TEST_SEED, clock: 'frozen' });
   let redis: TestRedis;
@@ -65,9 +72,12 @@ describe('a revocation marker that cannot be read is never "not revoked" (real r
     expect(statuses.every((s) => s === 503 || s === 401)).toBe(true);
     expect(statuses).toContain(503); // the marker was late: retry_later, never "allowed"
     expect(b.client.storeHealth.state).not.toBe('down'); // a stall is not an outage
-    for (const token of tokens) expect(await statusOf(b.client.verifyUserToken(token))).toBe(401);
+    // Once Redis answers again, every revoked token is 401. A busy machine may still read a marker
+    // late for a moment after the stall: that is 503, and the client asks again, as told.
+    for (const token of tokens) expect(await statusRetryingLate(() => b.client.verifyUserToken(token))).toBe(401);
     // A token nobody revoked is served again once Redis answers.
-    expect(await statusOf(b.client.verifyUserToken(login()))).toBe(200);
+    const fresh = login();
+    expect(await statusRetryingLate(() => b.client.verifyUserToken(fresh))).toBe(200);
   });
 
   it('a marker key of another type, or holding an unreadable value, counts as revoked (401), with no platform call', async () => {
