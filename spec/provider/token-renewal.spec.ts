@@ -19,7 +19,8 @@ describe('API token renewal', () => {
   beforeEach(async () => {
     fx.emulator = await startTestEmulator({ clock: 'frozen' });
     events.length = 0;
-    provider = new ApiTokenProvider(configFor(fx.emulator, { clientId: 'short-client', clientSecret: 'short-secret-value', retries: 0 }));
+    // Budgets a busy machine cannot outlast: renewal is driven by the emulator's clock, never by a timeout.
+    provider = new ApiTokenProvider(configFor(fx.emulator, { clientId: 'short-client', clientSecret: 'short-secret-value', retries: 0, timeoutMs: 5000, totalTimeoutMs: 10_000 }));
     provider.on('token', (event) => events.push(event));
   });
   afterEach(async () => {

@@ -27,7 +27,8 @@ function expectRelogin(res: RawReply): void {
 describe('platform traps through the example app', () => {
   let app: ReliabilityApp;
   beforeEach(async () => {
-    app = await startReliabilityApp({ client: { retries: 0 } });
+    // Budgets a busy machine cannot outlast: no trap here is a timeout, and a late attempt would read as one.
+    app = await startReliabilityApp({ client: { retries: 0, timeoutMs: 3000, totalTimeoutMs: 6000 } });
     expectPlayer(await app.bearer(app.token(DEMO.player)));
     app.emulator.clearRequests();
   });
