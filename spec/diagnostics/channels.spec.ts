@@ -86,7 +86,8 @@ describe('diagnostics channels', () => {
 
   it('reports refusals, faults and retries with their codes and attempts', async () => {
     const { seen, stop } = listen();
-    const client = new PlatformClient(configFor(emulator, { retries: 1, retryBaseDelayMs: 1, retryMaxDelayMs: 2 }));
+    // Budgets a busy machine cannot outlast: a timed-out attempt would shift which answer each fault meets.
+    const client = new PlatformClient(configFor(emulator, { retries: 1, retryBaseDelayMs: 1, retryMaxDelayMs: 2, timeoutMs: 5000, totalTimeoutMs: 10_000 }));
     try {
       await client.ready();
       emulator.injectFault({ endpoint: 'E2', type: 'code', code: 50000, count: 2 });

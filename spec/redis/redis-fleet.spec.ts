@@ -147,6 +147,8 @@ describe('three clients on one Redis (real redis-server)', () => {
     await rx.redis.restart();
     // Nothing is asked of A: the reconnection alone sends what it holds.
     await until(() => a!.client.storeHealth.unsyncedRevocations === 0, 5000, 'the unsynced revocation to be sent');
+    // B reads the store again once it has reconnected too (until then it serves through the platform).
+    await until(() => b!.client.storeHealth.state === 'ready', 5000, 'B to reconnect');
     expectPlatformError(await rejectionOf(() => b!.client.verifyUserToken(revoked)), 'invalid_token', 401);
   });
 });
