@@ -98,7 +98,8 @@ describe("the client's and provider's events: a per-instance view of the channel
 
   it('reports a probe and every API-token change, and a dropped token makes no event', async () => {
     const { messages, stop } = listen();
-    const client = new PlatformClient(configFor(emulator, { retries: 0 }));
+    // Budgets a busy machine cannot outlast: a timed-out call would break the run of refusals the probe counts.
+    const client = new PlatformClient(configFor(emulator, { retries: 0, timeoutMs: 5000, totalTimeoutMs: 10_000 }));
     const seen = record(client);
     try {
       await client.ready();
