@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { LazyLru } from '../store/index.js';
 import type { MonotonicClock } from '../time/monotonic.js';
 
 /** Most refused tokens remembered at once (a flood of distinct garbage tokens evicts the oldest). */
@@ -11,18 +11,17 @@ export const REFUSAL_CACHE_MAX_ENTRIES = 10_000;
  * timed on the monotonic clock, expired on read (no timers).
  */
 export class RefusalCache {
-  readonly #lru: LRUCache<string, number> | undefined;
+  readonly #lru: LazyLru<string, number> | undefined;
 
   constructor(ttlMs: number, clock: MonotonicClock) {
-    this.#lru = ttlMs === 0 ? undefined : new LRUCache<string, number>({
+    this.#lru = ttlMs === 0 ? undefined : new LazyLru<string, number>({
       max: REFUSAL_CACHE_MAX_ENTRIES, ttl: ttlMs, ttlResolution: 0, ttlAutopurge: false, perf: clock,
     });
   }
 
   /** The platform's code when `key` was refused lately. */
   get(key: string): number | undefined {
-    // Empty, the usual state: no lookup (an LRU read with a TTL reads the clock).
-    return this.#lru === undefined || this.#lru.size === 0 ? undefined : this.#lru.get(key);
+    return this.#lru?.get(key);
   }
 
   set(key: string, code: number): void {

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { LazyLru } from '../store/index.js';
 import type { SessionEndEvent, SessionEndReason } from './types.js';
 
 /** How long a session end is remembered for handshakes still being verified: 60 s (above any verification budget). */
@@ -19,12 +19,12 @@ interface Ended {
  * Bounded: at most {@link RECENT_ENDS_MAX} entries, each for {@link RECENT_END_TTL_MS}.
  */
 export class RecentEnds {
-  readonly #ended: LRUCache<string, Ended>;
+  readonly #ended: LazyLru<string, Ended>;
   readonly #now: () => number;
 
   constructor(now: () => number) {
     this.#now = now;
-    this.#ended = new LRUCache<string, Ended>({ max: RECENT_ENDS_MAX, ttl: RECENT_END_TTL_MS, ttlResolution: 0, ttlAutopurge: false, perf: { now } });
+    this.#ended = new LazyLru<string, Ended>({ max: RECENT_ENDS_MAX, ttl: RECENT_END_TTL_MS, ttlResolution: 0, ttlAutopurge: false, perf: { now } });
   }
 
   /** Remembers a session-end event. */

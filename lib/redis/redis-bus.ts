@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
-import { parseSessionEnd } from '../store/index.js';
+import { LazyLru, parseSessionEnd } from '../store/index.js';
 import type { RevocationBus, SessionEndEvent } from '../store/index.js';
 import { checkPrefix } from './redis-like.js';
 import type { RedisClientLike, RedisSubscriberLike } from './redis-like.js';
@@ -40,7 +39,7 @@ export class RedisRevocationBus implements RevocationBus {
   readonly logKey: string;
   readonly #origin = randomUUID();
   readonly #listeners = new Set<(event: SessionEndEvent) => void>();
-  readonly #seen = new LRUCache<string, true>({ max: END_LOG_MAX_ENTRIES * 2, ttl: END_LOG_WINDOW_MS + 60_000, ttlAutopurge: false });
+  readonly #seen = new LazyLru<string, true>({ max: END_LOG_MAX_ENTRIES * 2, ttl: END_LOG_WINDOW_MS + 60_000, ttlAutopurge: false });
   readonly #stats: BusStats = { caughtUp: 0, catchUps: 0 };
   #subscribed: Promise<unknown> | undefined;
   /** The log entry id (Redis time) from which a catch-up reads; undefined: the whole window. */

@@ -10,3 +10,4 @@ export { Revocations, REVOCATION_TTL_MS, MEMBER_END_RESEND_MS, revokedKey } from
 export type { RevocationAnswer } from './revocations.js';
 export { resolveFleetOptions } from './fleet-options.js';
 export type { FleetOptions, ResolvedFleetOptions } from './fleet-options.js';
+export { LazyLru } from './lazy-lru.js';

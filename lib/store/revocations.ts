@@ -1,9 +1,9 @@
-import { LRUCache } from 'lru-cache';
 import type { MonotonicClock } from '../time/monotonic.js';
 import { revocationChannel } from '../diagnostics/channels.js';
 import type { RevocationMessage } from '../diagnostics/channels.js';
 import type { Logger } from '../types.js';
 import type { RevocationBus, SessionEndEvent, SessionEndReason } from './session-end.js';
+import { LazyLru } from './lazy-lru.js';
 import { STORE_FAILED } from './store-guard.js';
 import type { StoreGuard } from './store-guard.js';
 
@@ -47,7 +47,7 @@ interface Unsynced {
  * member) go the same way and surface as the client's `'session-end'` event.
  */
 export class Revocations {
-  readonly #local: LRUCache<string, true>;
+  readonly #local: LazyLru<string, true>;
   readonly #unsynced = new Map<string, Unsynced>();
   readonly #unsentMemberEnds: Unsynced[] = [];
   readonly #unsubscribe: (() => void) | undefined;
@@ -60,7 +60,7 @@ export class Revocations {
     private readonly logger: Logger,
     private readonly onEnd: (event: SessionEndEvent, origin: 'local' | 'remote') => void,
   ) {
-    this.#local = new LRUCache<string, true>({
+    this.#local = new LazyLru<string, true>({
       max: LOCAL_REVOCATIONS_MAX, ttl: REVOCATION_TTL_MS, ttlResolution: 0, ttlAutopurge: false, perf: clock,
     });
     shared?.onRecovery(() => void this.#flush());
@@ -70,8 +70,7 @@ export class Revocations {
 
   /** True when this process knows the token as revoked (no I/O). */
   isRevokedHere(digest: string): boolean {
-    // No revocation here, the usual state: no lookup (an LRU read with a TTL reads the clock).
-    return this.#local.size > 0 && this.#local.has(digest);
+    return this.#local.has(digest);
   }
 
   /**
@@ -83,7 +82,7 @@ export class Revocations {
    * without a shared store.
    */
   isRevoked(digest: string): RevocationAnswer | Promise<RevocationAnswer> {
-    if (this.#local.size > 0 && this.#local.has(digest)) return true;
+    if (this.#local.has(digest)) return true;
     if (this.shared === undefined) return false;
     return this.#askShared(digest, this.shared);
   }

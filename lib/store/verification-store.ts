@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { LazyLru } from './lazy-lru.js';
 
 /**
  * Where verified tokens (and, when shared, revocations) are kept: three
@@ -66,10 +66,10 @@ export interface MemoryStoreOptions {
  */
 export class MemoryVerificationStore implements VerificationStore {
   readonly shared = false;
-  readonly #lru: LRUCache<string, NonNullable<unknown>>;
+  readonly #lru: LazyLru<string, NonNullable<unknown>>;
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.#lru = new LRUCache<string, NonNullable<unknown>>({
+    this.#lru = new LazyLru<string, NonNullable<unknown>>({
       max: options.maxEntries ?? DEFAULT_MEMORY_STORE_MAX_ENTRIES,
       ttlResolution: 0,
       ttlAutopurge: false,
