@@ -14,7 +14,7 @@ import WebSocket from 'ws';
 // connection a few seconds after SIGTERM would reset it.
 
 const READY = /Ready: (http:\/\/127\.0\.0\.1:\d+)/;
-const LATENCY_MS = 6000;
+const LATENCY_MS = 3000;
 const SLOW_MS = 40_000;
 
 /** One GET on a keep-alive connection; resolves with the status and body, rejects on a reset. */

@@ -51,7 +51,7 @@ describe('extractBearerToken properties', () => {
           expect([400, 401]).toContain((err as PlatformError).status);
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 

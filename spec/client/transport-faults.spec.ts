@@ -35,7 +35,8 @@ describe.each(['ok', 'http'] as const)('transport faults with errorStatus "%s"',
       emulator.injectFault(fault);
       const started = performance.now();
       const error = expectPlatformError(await rejectionOf(() => client.verifyUserToken(token)), 'platform_unavailable', 503);
-      expect(performance.now() - started).toBeLessThan(TOTAL_MS + 150);
+      // The margin is for a busy machine; three unbounded 400 ms attempts would take 1,200 ms.
+      expect(performance.now() - started).toBeLessThan(TOTAL_MS + 400);
       expect([error.action, error.retryAfterSeconds, error.code]).toEqual(['retry_later', DEFAULT_RETRY_AFTER_SECONDS, undefined]);
       expect(error.message).toContain(words);
       expect(calls.at(-1)).toMatchObject({ outcome: 'failed', kind: 'platform_unavailable' });

@@ -30,7 +30,7 @@ describe('parseAuthorization properties', () => {
           expect((err as PlatformError).status).toBe(400);
         }
       }),
-      { numRuns: 3000 },
+      { numRuns: 1000 },
     );
   });
 });

@@ -28,7 +28,7 @@ describe('parsePlatformBody properties', () => {
           expect(typeof parsed.fields).toBe('object');
         }
       }),
-      { numRuns: 3000 },
+      { numRuns: 1000 },
     );
   });
 
@@ -43,7 +43,7 @@ describe('parsePlatformBody properties', () => {
         expect(parsed).not.toBeInstanceOf(BadBody);
         expect((parsed as { code: number }).code).toBe(c);
       }),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 });
