@@ -1,8 +1,8 @@
 import { integerOption } from '../config/validate.js';
 /** Default most bytes queued for one connection and not yet taken by its peer: 1 MiB. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 1_048_576;
-/** Default most bytes a connection may have us hold before its authentication completes: 64 KiB. */
-export const DEFAULT_MAX_PRE_AUTH_BYTES = 65_536;
+/** Default most bytes a connection may have us hold before its authentication completes: 16 KiB. */
+export const DEFAULT_MAX_PRE_AUTH_BYTES = 16_384;
 
 /** Close code and reason for a peer that stopped reading while its output kept growing. */
 export const OUTBOUND_OVERFLOW = Object.freeze({ code: 1008, reason: 'send_buffer_full' });

@@ -8,7 +8,7 @@ import { closeCodeFor, WS_CLOSE } from '../realtime/close-codes.js';
 import type { HandshakeToken } from '../realtime/handshake.js';
 import type { PendingHandshakes } from '../realtime/pending-handshakes.js';
 import type { GameUser } from '../types.js';
-import { closeSocket, closeWith, parse, send, SHUTDOWN } from './ws-io.js';
+import { closeSocket, closeViolating, closeWith, parse, send, SHUTDOWN } from './ws-io.js';
 
 /** Most messages kept while the first message's authentication is in progress; one more closes 1008. */
 export const MAX_QUEUED_MESSAGES = 16;
@@ -35,9 +35,12 @@ function sizeOf(data: RawData): number {
 
 // What `ws` hands us may be a view into a larger read buffer: a kept message
 // must hold only its own bytes, or a few tiny messages pin whole socket reads.
+// A message that fills most of its buffer is kept as it is (a copy would only
+// add garbage while a flood is read).
 function ownCopy(data: RawData): RawData {
   if (Array.isArray(data)) return Buffer.concat(data);
-  return Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data);
+  if (data instanceof ArrayBuffer) return data;
+  return data.byteLength * 2 > data.buffer.byteLength ? data : Buffer.from(data);
 }
 
 /**
@@ -89,7 +92,7 @@ export function awaitFirstMessage(ws: WebSocket, req: IncomingMessage, context: 
       }
       if (!settle()) return;
       aborter.abort(CALLER_GONE);
-      return closeWith(ws, WS_CLOSE.POLICY_VIOLATION, tooMany ? 'too_many_messages' : 'too_many_bytes');
+      return closeViolating(ws, WS_CLOSE.POLICY_VIOLATION, tooMany ? 'too_many_messages' : 'too_many_bytes');
     }
     clearTimeout(timer);
     queue = [];

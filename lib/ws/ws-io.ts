@@ -8,6 +8,9 @@ import type { ConnectionEnding } from '../realtime/types.js';
 
 // A peer that never answers our close frame is cut off after this.
 const CLOSE_GRACE_MS = 5_000;
+// A peer closed for breaking a bound is cut off sooner: long enough for our close frame to reach
+// it, and no longer, since what it sent meanwhile sits in buffers until the socket is gone.
+const VIOLATOR_GRACE_MS = 250;
 
 /** What shutdown tells a socket: `session:ended` `shutdown`, then 1001 `shutdown`. */
 export const SHUTDOWN: ConnectionEnding = Object.freeze({ kind: 'ended', reason: 'shutdown' });
@@ -31,7 +34,19 @@ export function send(ws: WebSocket, message: object, maxBufferedBytes = DEFAULT_
 
 /** Closes a peer whose queued output passed the bound (1008 `send_buffer_full`). */
 export function closeOverflowing(ws: WebSocket): void {
-  if (ws.readyState === ws.OPEN) closeWith(ws, OUTBOUND_OVERFLOW.code, OUTBOUND_OVERFLOW.reason);
+  if (ws.readyState === ws.OPEN) closeViolating(ws, OUTBOUND_OVERFLOW.code, OUTBOUND_OVERFLOW.reason);
+}
+
+/**
+ * Closes a peer that broke a bound, and stops reading from it: whatever it
+ * has still sent stays in the kernel until the socket is cut, rather than
+ * being read, framed and thrown away (a flooding peer keeps sending after
+ * our close frame). Its close frame is not waited for.
+ */
+export function closeViolating(ws: WebSocket, code: number, reason: string): void {
+  ws.pause();
+  ws.close(code, reason);
+  setTimeout(() => ws.terminate(), VIOLATOR_GRACE_MS).unref();
 }
 
 export function closeWith(ws: WebSocket, code: number, reason: string): void {

@@ -19,6 +19,8 @@ interface WsServer {
   client: PlatformClient;
   registry: SessionRegistry;
   adapter: AttachedWebSocket;
+  /** TCP connections the server holds now. */
+  connections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ async function startWs(emulator: Emulator, options: Partial<WebSocketAuthOptions
     client,
     registry,
     adapter,
+    connections: () => new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count)))),
     async close(): Promise<void> {
       registry.closeAll('shutdown');
       adapter.close();
@@ -190,17 +193,37 @@ describe('ws adapter bounds', () => {
   });
 
   describe('first-message mode', () => {
-    it('closes 1008 too_many_bytes when the messages waiting for the authentication pass 64 KiB, however few', async () => {
+    it('closes 1008 too_many_bytes when the messages waiting for the authentication pass 16 KiB, however few', async () => {
       ws = await startWs(emulator);
       const probe = probeWs(new WebSocket(ws.url));
       await opened(probe.ws);
       emulator.injectFault({ type: 'latency', latencyMs: 500, endpoint: 'E2', count: 1 });
       probe.ws.send(JSON.stringify({ type: 'auth', token: emulator.login(DEMO.admin).access_token }));
-      const filler = JSON.stringify({ type: 'note', text: 'x'.repeat(20_000) });
-      for (let i = 0; i < 4; i += 1) probe.ws.send(filler);
+      // Three messages of 6,000 bytes: the third passes the default 16,384.
+      const filler = JSON.stringify({ type: 'note', text: 'x'.repeat(6000 - 27) });
+      for (let i = 0; i < 3; i += 1) probe.ws.send(filler);
       expect(await probe.closed).toEqual({ code: 1008, reason: 'too_many_bytes' });
       expect(probe.messages).toEqual([]);
       expect(ws.adapter.pending).toBe(0);
+    });
+
+    it('stops reading a peer closed for the bound and cuts it off without waiting for its close frame', async () => {
+      ws = await startWs(emulator);
+      const flooder = new WebSocket(ws.url);
+      flooder.on('error', () => undefined);
+      await opened(flooder);
+      emulator.injectFault({ type: 'latency', latencyMs: 5000, endpoint: 'E2', count: 1 });
+      flooder.send(JSON.stringify({ type: 'auth', token: emulator.login(DEMO.admin).access_token }));
+      const filler = JSON.stringify({ type: 'note', text: 'x'.repeat(64_000) });
+      for (let i = 0; i < 16; i += 1) flooder.send(filler);
+      // The flooder reads nothing more: it never sees our close frame, so it never answers it.
+      flooder.pause();
+      await until(() => ws!.adapter.pending === 0, 5000, 'the close for the bound');
+      const closedAt = performance.now();
+      await until(async () => (await ws!.connections()) === 0, 5000, 'the connection cut');
+      // A well-behaved close waits 5 s for the peer's close frame; a peer closed for a bound gets 250 ms.
+      expect(performance.now() - closedAt).toBeLessThan(2500);
+      flooder.terminate();
     });
 
     it('keeps what fits under the bound and plays it once authenticated', async () => {
