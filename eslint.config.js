@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'spec/output/**', 'spec/package-install/apps/**', 'bench/.no-publish/**', 'coverage/**'],
+    ignores: ['dist/**', 'node_modules/**', 'spec/output/**', 'spec/package-install/apps/**', 'bench/.no-publish/**', 'bench/.built/**', 'coverage/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

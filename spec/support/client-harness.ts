@@ -23,7 +23,10 @@ export function startTestEmulator(options: EmulatorOptions = {}): Promise<Emulat
   return startEmulator({ seed: TEST_SEED, ...options });
 }
 
-/** Client options for an emulator: its clock, small timeouts, the demo Live client. */
+/**
+ * Client options for an emulator: its clock, the demo Live client, and time budgets a busy
+ * machine cannot outlast (a test of a timeout sets its own short ones).
+ */
 export function configFor(emulator: Emulator, overrides: Partial<PlatformConfig> = {}): PlatformConfig {
   return {
     baseUrl: emulator.url,
@@ -31,8 +34,8 @@ export function configFor(emulator: Emulator, overrides: Partial<PlatformConfig>
     clientSecret: DEMO.clientSecret,
     gameId: DEMO.gameId,
     clock: { now: () => emulator.now() },
-    timeoutMs: 200,
-    totalTimeoutMs: 1000,
+    timeoutMs: 2000,
+    totalTimeoutMs: 5000,
     retryBaseDelayMs: 5,
     retryMaxDelayMs: 20,
     ...overrides,
