@@ -1,5 +1,7 @@
 // Module hooks: a module that resolves to a source file of lib/ is loaded from its compiled copy
 // in bench/.built/ instead (registered after tsx's, so this runs first and asks tsx to resolve).
+import { URL } from 'node:url';
+
 const LIB = new URL('../../lib/', import.meta.url).href;
 const BUILT = new URL('../.built/', import.meta.url).href;
 
