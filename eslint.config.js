@@ -29,6 +29,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS files (the test suite's module map target for undici).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The example app's event page runs in the browser, beside the Socket.IO client script.
     files: ['example-app/public/**/*.js'],
     languageOptions: {

@@ -10,11 +10,13 @@ const config: Config = {
   roots: ['<rootDir>/spec'],
   testMatch: ['**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/spec/browser/', '<rootDir>/spec/package-install/'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // undici: only the `Client` the package uses (spec/support/undici-client.cjs says why).
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^undici$': '<rootDir>/spec/support/undici-client.cjs' },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
   testTimeout: 20_000,
+  testSequencer: '<rootDir>/spec/support/test-sequencer.mjs',
   // The suites start real servers on loopback; two workers fit a 2-core machine.
   maxWorkers: 2,
 };
