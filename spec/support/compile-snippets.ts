@@ -1,4 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -75,16 +76,34 @@ function transpile(code: string, fileName: string): string {
  * Writes every source of lib/ as the JavaScript the build emits, into `outDir`
  * (same layout, `.js`). Each file is transpiled on its own: the sources compile
  * under isolatedModules, so that is what a full emit writes, and the typecheck
- * script checks them.
+ * script checks them. The output is kept in node_modules/.cache by the sources'
+ * digest, so the suites that need it transpile lib/ once between them.
  */
 export function transpileLib(outDir: string): void {
   const libDir = path.join(ROOT, 'lib');
-  for (const entry of readdirSync(libDir, { recursive: true, encoding: 'utf8' })) {
-    if (!entry.endsWith('.ts') || entry.endsWith('.d.ts')) continue;
-    const out = path.join(outDir, entry.replace(/\.ts$/, '.js'));
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, transpile(readFileSync(path.join(libDir, entry), 'utf8'), path.join(libDir, entry)));
+  const sources = readdirSync(libDir, { recursive: true, encoding: 'utf8' }).filter((entry) => entry.endsWith('.ts') && !entry.endsWith('.d.ts')).sort();
+  const digest = createHash('sha256');
+  for (const entry of sources) digest.update(entry).update('\0').update(readFileSync(path.join(libDir, entry))).update('\0');
+  const cached = path.join(ROOT, 'node_modules', '.cache', 'lib-transpiled', digest.digest('hex').slice(0, 16));
+  if (!existsSync(cached)) {
+    const building = `${cached}.${process.pid}`;
+    for (const entry of sources) {
+      const out = path.join(building, entry.replace(/\.ts$/, '.js'));
+      mkdirSync(path.dirname(out), { recursive: true });
+      writeFileSync(out, transpile(readFileSync(path.join(libDir, entry), 'utf8'), path.join(libDir, entry)));
+    }
+    // Whole or not at all: another worker may be writing the same digest.
+    try {
+      renameSync(building, cached);
+    } catch {
+      rmSync(building, { recursive: true, force: true });
+    }
+    // Older sources' output is of no more use.
+    for (const old of readdirSync(path.dirname(cached))) {
+      if (/^[0-9a-f]{16}$/.test(old) && old !== path.basename(cached)) rmSync(path.join(path.dirname(cached), old), { recursive: true, force: true });
+    }
   }
+  cpSync(cached, outDir, { recursive: true });
 }
 
 /**
