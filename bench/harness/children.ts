@@ -120,7 +120,8 @@ function stopper(child: ChildProcess): () => Promise<void> {
 
 /**
  * Starts `bench/servers/<script>` as `node [nodeArgs] --import tsx <script>`, the library
- * compiled (see built-lib.ts), and waits for its ready line. The child exits by itself if this process goes away (IPC disconnect).
+ * compiled (see built-lib.ts), and waits for its ready line. The child exits by itself if this
+ * process goes away (IPC disconnect).
  */
 export async function spawnServer(name: string, script: string, options: SpawnOptions = {}): Promise<ServerProcess> {
   ensureBuiltLib();
