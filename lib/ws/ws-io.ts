@@ -45,13 +45,13 @@ export function closeOverflowing(ws: WebSocket): void {
  */
 export function closeViolating(ws: WebSocket, code: number, reason: string): void {
   ws.pause();
-  ws.close(code, reason);
-  setTimeout(() => ws.terminate(), VIOLATOR_GRACE_MS).unref();
+  closeWith(ws, code, reason, VIOLATOR_GRACE_MS);
 }
 
-export function closeWith(ws: WebSocket, code: number, reason: string): void {
+/** Sends our close frame and cuts the socket off `graceMs` later if the peer has not closed it. */
+export function closeWith(ws: WebSocket, code: number, reason: string, graceMs = CLOSE_GRACE_MS): void {
   ws.close(code, reason);
-  setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+  setTimeout(() => ws.terminate(), graceMs).unref();
 }
 
 /** Tells the client why, then closes. One function for every socket: the registry hands the socket back. */

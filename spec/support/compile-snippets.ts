@@ -76,13 +76,14 @@ function transpile(code: string, fileName: string): string {
  * Writes every source of lib/ as the JavaScript the build emits, into `outDir`
  * (same layout, `.js`). Each file is transpiled on its own: the sources compile
  * under isolatedModules, so that is what a full emit writes, and the typecheck
- * script checks them. The output is kept in node_modules/.cache by the sources'
- * digest, so the suites that need it transpile lib/ once between them.
+ * script checks them. The output is kept in node_modules/.cache under a digest of
+ * the sources, the compiler's version and the transpile step with its options, so
+ * the suites that need it transpile lib/ once between them.
  */
 export function transpileLib(outDir: string): void {
   const libDir = path.join(ROOT, 'lib');
   const sources = readdirSync(libDir, { recursive: true, encoding: 'utf8' }).filter((entry) => entry.endsWith('.ts') && !entry.endsWith('.d.ts')).sort();
-  const digest = createHash('sha256');
+  const digest = createHash('sha256').update(ts.version).update(JSON.stringify(STRICT)).update(transpile.toString());
   for (const entry of sources) digest.update(entry).update('\0').update(readFileSync(path.join(libDir, entry))).update('\0');
   const cached = path.join(ROOT, 'node_modules', '.cache', 'lib-transpiled', digest.digest('hex').slice(0, 16));
   if (!existsSync(cached)) {
