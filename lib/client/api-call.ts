@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
-import { fingerprint } from '../hashing/fingerprint.js';
+import { fingerprint, tokenKey } from '../hashing/fingerprint.js';
 import { errorForPlatformCode, errorForRefusalOnOurSide, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
 import { isAbortedError } from '../http/index.js';
@@ -46,7 +46,8 @@ export class ApiCall {
 
   /**
    * A call authenticated with the API token (E2, E3). `subject` (the user
-   * token's key, E2 only) lets the guard notice a run of 40000s.
+   * token, E2 only) lets the guard notice a run of 40000s; it counts the
+   * token's digest, computed only for a 40000.
    */
   async run<T>(endpoint: PlatformEndpoint, build: Build, parse: Parse<T>, subject?: string, context: CallContext = {}): Promise<T> {
     const progress: Progress = { started: performance.now(), stats: { attempts: 0 }, trace: {} };
@@ -62,12 +63,12 @@ export class ApiCall {
           const answer = await this.http.request(build(apiToken), progress.stats, ctx);
           // A success only resets the guard's run, synchronously; a 40000 may make it probe.
           if (guard !== undefined && answer.code === PlatformCode.SUCCESS) guard.success();
-          else if (guard !== undefined && answer.code === PlatformCode.BAD_REQUEST) ourSide = await guard.ourFault(answer.code, subject!, apiToken, ctx);
+          else if (guard !== undefined && answer.code === PlatformCode.BAD_REQUEST) ourSide = await guard.ourFault(answer.code, tokenKey(subject!), apiToken, ctx);
           return answer;
         },
         {
-          endpoint, deadline: ctx.deadline, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }), trace: progress.trace, logger: this.config.logger,
-          ...(guard === undefined ? {} : { refusal: (answer: PlatformReply) => (isApiTokenRejection(answer.code) || ourSide ? answer.code : undefined) }),
+          endpoint, deadline: ctx.deadline, signal: ctx.signal, trace: progress.trace, logger: this.config.logger,
+          refusal: guard === undefined ? undefined : (answer: PlatformReply) => (isApiTokenRejection(answer.code) || ourSide ? answer.code : undefined),
         },
       );
       if (reply.code === PlatformCode.BAD_REQUEST && guard?.suspectsOurSide === true) {

@@ -143,8 +143,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
    */
   async forgetUserToken(token: string): Promise<void> {
     if (typeof token !== 'string') return;
-    const digest = tokenKey(token);
-    await Promise.all([this.#fleet.cache.forget(`E2:${digest}`), this.#fleet.cache.forget(`web:${digest}`)]);
+    await this.#forget(token, tokenKey(token));
   }
 
   /**
@@ -159,11 +158,23 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   async revokeUserToken(token: string): Promise<void> {
     if (typeof token !== 'string' || token.length === 0) return;
     const digest = tokenKey(token);
-    await Promise.all([
-      this.#fleet.revocations.revoke(digest, 'logout'),
-      this.#fleet.cache.forget(`E2:${digest}`),
-      this.#fleet.cache.forget(`web:${digest}`),
-    ]);
+    await Promise.all([this.#fleet.revocations.revoke(digest, 'logout'), this.#forget(token, digest)]);
+  }
+
+  /** Voids the token's verifications in flight (none of them stores its result) and drops its cached results. */
+  #forget(token: string, digest: string): Promise<unknown> {
+    const { cache } = this.#fleet;
+    return Promise.all([cache.forget(this.#workKey('E2', token, digest)), cache.forget(this.#workKey('web', token, digest))]);
+  }
+
+  /**
+   * The key of a token's verification: of its cached result, its single
+   * flight and its generation. With a cache it is the digest, the key of the
+   * store; without one it is the token itself, held in this process only
+   * while the verification runs, so that the token need not be hashed.
+   */
+  #workKey(kind: TokenKind, token: string, digest: string | undefined): string {
+    return this.#fleet.cache.enabled ? `${kind}:${digest ?? tokenKey(token)}` : `${kind}:${token}`;
   }
 
   /**
@@ -254,12 +265,14 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     // The authenticator's rule, one comparison when it has just checked this token.
     checkTokenSyntax(token);
     if (this.#closed) throw errorForTransportFault('closed', kind);
-    const digest = known ?? tokenKey(token);
-    const key = `${kind}:${digest}`;
     const { cache, revocations } = this.#fleet;
-    if (revocations.isRevokedHere(digest)) throw revokedError(kind);
+    // The digest names the token wherever something is kept or shared (the store, revocations,
+    // refusals): it is computed only when one of them holds something or could.
+    let digest = cache.enabled ? known ?? tokenKey(token) : known;
+    const key = digest !== undefined && cache.enabled ? `${kind}:${digest}` : `${kind}:${token}`;
+    if (!revocations.holdsNone && revocations.isRevokedHere(digest ??= tokenKey(token))) throw revokedError(kind);
     let hit = cache.get(kind, key);
-    let revoked = revocations.isRevoked(digest);
+    let revoked = revocations.holdsNone ? false : revocations.isRevoked(digest ??= tokenKey(token));
     // Only a shared store answers later; the in-memory path stays synchronous.
     if (hit instanceof Promise || revoked instanceof Promise) [hit, revoked] = await Promise.all([hit, revoked]);
     if (revoked === true) throw revokedError(kind);
@@ -270,7 +283,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
       if (this.heard('call')) this.tell('call', { endpoint: kind, outcome: 'success', durationMs: 0, attempts: 0, cached: true } satisfies CallMessage);
       return hit;
     }
-    const refused = this.#refused.get(key);
+    const refused = this.#refused.empty ? undefined : this.#refused.get(`${kind}:${digest ??= tokenKey(token)}`);
     // While a probe blames our own side, a 40000 is not the player's fault: ask again.
     if (refused !== undefined && !this.#guard.suspectsOurSide) {
       if (this.heard('call')) this.tell('call', { endpoint: kind, outcome: 'rejected', code: refused, kind: 'invalid_token', durationMs: 0, attempts: 0, cached: true } satisfies CallMessage);
@@ -279,12 +292,12 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     // A forget or revocation starts a new generation: later callers never join a verification begun before it.
     const generation = cache.generation(key);
     const flightKey = generation === 0 ? key : `${key}~${generation}`;
-    const user = await this.#flights.run(flightKey, (context) => this.#verify(key, kind, token, context), signal);
-    if (revocations.isRevokedHere(digest)) throw revokedError(kind);
+    const user = await this.#flights.run(flightKey, (context) => this.#verify(key, kind, token, digest, context), signal);
+    if (!revocations.holdsNone && revocations.isRevokedHere(digest ??= tokenKey(token))) throw revokedError(kind);
     return { ...user };
   }
 
-  async #verify(key: string, kind: TokenKind, token: string, context: CallContext): Promise<GameUser> {
+  async #verify(key: string, kind: TokenKind, token: string, digest: string | undefined, context: CallContext): Promise<GameUser> {
     const ticket = this.#fleet.cache.begin(key);
     try {
       const ids = kind === 'E2'
@@ -294,7 +307,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
           path: this.#requests.verifyPath,
           headers: this.#requests.headers(apiToken),
           body: { access_token: token },
-        }), verifiedIdentifiers, key, context)
+        }), verifiedIdentifiers, token, context)
         : await this.#api.runWithoutApiToken('web', {
           endpoint: 'web',
           method: 'GET',
@@ -310,7 +323,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
       if (this.#fleet.cache.enabled) void this.#fleet.cache.forget(key);
       // The platform's own 40000 for this token: a refused token never becomes valid.
       if (isPlatformError(error) && error.kind === 'invalid_token' && error.code === PlatformCode.BAD_REQUEST) {
-        this.#refused.set(key, error.code);
+        this.#refused.set(`${kind}:${digest ?? tokenKey(token)}`, error.code);
       }
       throw error;
     } finally {

@@ -19,6 +19,11 @@ export class RefusalCache {
     });
   }
 
+  /** True when nothing is remembered (a lookup would find nothing). */
+  get empty(): boolean {
+    return this.#lru === undefined || this.#lru.size === 0;
+  }
+
   /** The platform's code when `key` was refused lately. */
   get(key: string): number | undefined {
     return this.#lru?.get(key);

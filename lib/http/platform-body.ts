@@ -19,23 +19,85 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
 }
 
+/** The longest run of digits that a JavaScript number keeps exactly (2^53 has 16). */
+const EXACT_DIGITS = 15;
+
+/**
+ * The object keys of a JSON text that `JSON.parse` has accepted, or -1 when
+ * one of its numbers is not a plain integer of at most 15 digits (a sign, a
+ * fraction, an exponent, or more digits than a double keeps).
+ */
+function plainKeyCount(text: string): number {
+  let keys = 0;
+  let digits = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: skip to its closing quote (the text is valid JSON, escapes are two characters).
+      let end = i + 1;
+      for (let d = text.charCodeAt(end); d !== 0x22; d = text.charCodeAt(end)) end += d === 0x5c ? 2 : 1;
+      let next = end + 1;
+      for (let d = text.charCodeAt(next); d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d; d = text.charCodeAt(next)) next += 1;
+      if (text.charCodeAt(next) === 0x3a) keys += 1;
+      i = end;
+      digits = 0;
+    } else if (c >= 0x30 && c <= 0x39) {
+      digits += 1;
+      if (digits > EXACT_DIGITS) return -1;
+    } else {
+      // A sign, a fraction or an exponent ('e' after digits; the 'e' of true and false follows letters).
+      if (c === 0x2d || c === 0x2e || ((c === 0x65 || c === 0x45) && digits > 0)) return -1;
+      digits = 0;
+    }
+  }
+  return keys;
+}
+
+/** The keys of every object in a parsed JSON value. */
+function keyCount(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) count += keyCount(item);
+    return count;
+  }
+  for (const key of Object.keys(value)) count += 1 + keyCount((value as Record<string, unknown>)[key]);
+  return count;
+}
+
+/**
+ * The engine's parser when it reads the text exactly: every number a plain
+ * integer of at most 15 digits and no key given twice. Otherwise lossless-json,
+ * which keeps every digit and refuses a key given twice with different values.
+ * The engine's parser is about twice as fast per answer.
+ */
+function parseExact(text: string): unknown {
+  const json: unknown = JSON.parse(text);
+  const keys = plainKeyCount(text);
+  return keys !== -1 && keys === keyCount(json) ? json : parse(text);
+}
+
 function readCode(value: unknown): number | undefined {
-  const text = isLosslessNumber(value) ? value.value : typeof value === 'number' ? String(value) : undefined;
+  // A JavaScript number is exact here (see parseExact): an integer is the code as sent.
+  if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
+  const text = isLosslessNumber(value) ? value.value : undefined;
   if (text === undefined || !/^-?\d{1,15}$/.test(text)) return undefined;
   return Number(text);
 }
 
 /**
- * Parses with lossless-json so identifiers above 2^53 keep their digits.
- * Never throws: a body that is not the platform's JSON is a {@link BadBody}.
+ * Parses so that identifiers above 2^53 keep their digits (a number is a
+ * JavaScript number only when it is exact, a LosslessNumber otherwise), and
+ * a key given twice with different values is not JSON. Never throws: a body
+ * that is not the platform's JSON is a {@link BadBody}.
  */
 export function parsePlatformBody(text: unknown): ParsedBody {
-  if (typeof text !== 'string' || text.trim() === '') return new BadBody('empty body');
+  if (typeof text !== 'string') return new BadBody('empty body');
   let json: unknown;
   try {
-    json = parse(text);
+    json = parseExact(text);
   } catch {
-    return new BadBody('not JSON');
+    return new BadBody(text.trim() === '' ? 'empty body' : 'not JSON');
   }
   if (!isRecord(json)) return new BadBody('not a JSON object');
   const code = readCode(json.code);
@@ -59,6 +121,8 @@ export function readIdentifier(
 ): string | null {
   const value = Object.hasOwn(record, key) ? record[key] : undefined;
   if (value === undefined || value === null) return null;
+  // A JavaScript number here is exact (see parseExact): a whole one is the digits as sent.
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return String(value);
   const text = isLosslessNumber(value) ? value.value : typeof value === 'string' ? value : undefined;
   if (text === undefined || !/^\d{1,40}$/.test(text)) {
     throw errorForTransportFault('bad_body', endpoint, `${key} is not a decimal identifier`);

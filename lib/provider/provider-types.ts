@@ -15,9 +15,9 @@ export interface ApiTokenProviderDeps {
 /** Options of {@link ApiTokenProvider.getToken}. */
 export interface GetTokenOptions {
   /** `performance.now()` time after which the caller stops waiting (the shared E1 call goes on). */
-  deadline?: number;
+  deadline?: number | undefined;
   /** The caller stops waiting when it aborts (its client has gone); the shared E1 call goes on. */
-  signal?: Abortable;
+  signal?: Abortable | undefined;
 }
 
 /** What {@link ApiTokenProvider.withToken} needs of an answer: the platform's code. */
@@ -41,7 +41,7 @@ export interface WithTokenOptions<T extends TokenReply> extends GetTokenOptions 
    * The refusal code when `reply` shows the platform refused our API token
    * (default: its `code` when 40101 or 40103), else `undefined`.
    */
-  refusal?: (reply: T, apiToken: string) => number | undefined | Promise<number | undefined>;
+  refusal?: ((reply: T, apiToken: string) => number | undefined | Promise<number | undefined>) | undefined;
   /** True when `reply` proves the platform accepts our API token (default: code 0). */
   accepted?: (reply: T) => boolean;
   /** Filled in as the call goes (the API token used, whether it was reissued). */

@@ -68,6 +68,14 @@ export class Revocations {
     this.#unsubscribe = bus?.subscribe((event) => this.#remote(event));
   }
 
+  /**
+   * True when no token can be revoked without looking it up: none held here
+   * and no shared store to ask. A verification then needs no digest for it.
+   */
+  get holdsNone(): boolean {
+    return this.shared === undefined && this.#local.size === 0;
+  }
+
   /** True when this process knows the token as revoked (no I/O). */
   isRevokedHere(digest: string): boolean {
     return this.#local.has(digest);

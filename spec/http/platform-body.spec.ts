@@ -23,10 +23,22 @@ describe('parsePlatformBody', () => {
     ['{"code":"0"}', 'no integer code'],
     ['{"code":1.5}', 'no integer code'],
     ['{"code":0,"code":1}', 'not JSON'],
+    ['{"code":0,"value":{"guid":1,"guid":2}}', 'not JSON'],
+    ['{"code":0,"value":{"guid":"1","g\\u0075id":"2"}}', 'not JSON'],
   ])('turns %j into a bad body (%s) instead of throwing', (text, reason) => {
     const parsed = parsePlatformBody(text);
     expect(parsed).toBeInstanceOf(BadBody);
     expect((parsed as BadBody).reason).toBe(reason);
+  });
+
+  it('accepts a key given twice with the same value, as one key', () => {
+    expect(body('{"code":0,"code":0}').code).toBe(0);
+  });
+
+  it('reads numbers next to booleans, strings with quotes and colons, and nesting', () => {
+    const fields = body('{"code":0,"ok":true,"no":false,"s":"a\\":b","value":{"member_no":20005061986,"list":[1,{"x":null}]}}').fields;
+    expect(readIdentifier(fields.value as Record<string, unknown>, 'member_no', 'E2')).toBe('20005061986');
+    expect(fields.s).toBe('a":b');
   });
 });
 

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { isLosslessNumber, parse as losslessParse } from 'lossless-json';
 import { isPlatformError, PlatformClient } from '../../lib/index.js';
 import { errorForPlatformCode } from '../../lib/errors/index.js';
 import { BadBody, parsePlatformBody } from '../../lib/http/index.js';
@@ -42,6 +43,47 @@ describe('parsePlatformBody properties', () => {
         const parsed = parsePlatformBody(text);
         expect(parsed).not.toBeInstanceOf(BadBody);
         expect((parsed as { code: number }).code).toBe(c);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+// Every number as the digits it was sent with: a parser's choice of representation aside.
+function sourceForm(value: unknown): unknown {
+  if (isLosslessNumber(value)) return `#${value.value}`;
+  if (typeof value === 'number') return `#${String(value)}`;
+  if (Array.isArray(value)) return value.map(sourceForm);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sourceForm(v)]));
+  return value;
+}
+
+describe('parsePlatformBody reads exactly what lossless-json reads', () => {
+  it('for any JSON object: the same keys, strings and number digits, or both refuse it', () => {
+    const number = fc.oneof(
+      fc.integer({ min: 0, max: 999_999_999_999_999 }).map(String),
+      fc.bigInt({ min: 0n, max: 10n ** 30n }).map(String),
+      fc.constantFrom('-1', '-0', '1.5', '1e5', '2E3', '0.000', '9007199254740993', '1234567890123456'),
+    );
+    const scalar = fc.oneof(number, fc.string({ maxLength: 6 }).map((t) => JSON.stringify(t)), fc.constantFrom('true', 'false', 'null'));
+    const key = fc.oneof(fc.constantFrom('code', 'value', 'member_no', 'guid', 'a"b', 'e', 'x:y', '\\'), fc.string({ maxLength: 4 }));
+    const member = fc.tuple(key, scalar).map(([k, v]) => `${JSON.stringify(k)} : ${v}`);
+    const object = fc.array(member, { maxLength: 5 }).map((members) => `{${members.join(',')}}`);
+    const text = fc.tuple(fc.array(member, { maxLength: 6 }), object, fc.boolean()).map(([members, inner, nest]) => {
+      const all = nest ? [...members, `"nested":[${inner},${inner}]`] : members;
+      return `{"code":0${all.length > 0 ? `,${all.join(',')}` : ''}}`;
+    });
+    fc.assert(
+      fc.property(text, (input) => {
+        let expected: unknown;
+        try {
+          expected = sourceForm(losslessParse(input));
+        } catch {
+          expected = 'refused';
+        }
+        const parsed = parsePlatformBody(input);
+        const actual = parsed instanceof BadBody ? (parsed.reason === 'not JSON' ? 'refused' : parsed.reason) : sourceForm(parsed.fields);
+        expect(actual).toEqual(expected);
       }),
       { numRuns: 1000 },
     );

@@ -1,0 +1,47 @@
+// A server process of bench/compare-builds.ts: the floor, or `requireGameUser` on one compiled
+// copy of the library, on Express. Compiled to JavaScript with the copies and run by plain node,
+// as an installed package runs: no loader transforms anything it runs.
+//
+// Arguments: --which=floor|<copy directory> --platform=<stub URL>
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import express from 'express';
+import type { Request, Response } from 'express';
+import { Pool } from 'undici';
+import { floorRoute } from './floor-route.js';
+
+const arg = (name: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? '';
+const platform = arg('platform');
+const which = arg('which');
+const app = express();
+app.disable('x-powered-by');
+if (which === 'floor') {
+  const pool = new Pool(platform, { connections: 64, keepAliveTimeout: 4000 });
+  const res = await pool.request({ method: 'POST', path: '/auth/v5/server_token', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const apiToken = ((await res.body.json()) as { response_data: { access_token: string } }).response_data.access_token;
+  app.get('/api/me', floorRoute(pool, `Bearer ${apiToken}`, '/member/v3.0/demo-game/token/verify', 'demo-game_SERVER'));
+} else {
+  const lib = (await import(pathToFileURL(`${which}/index.js`).href)) as typeof import('../../lib/index.js');
+  const client = new lib.PlatformClient({ baseUrl: platform, clientId: 'c', clientSecret: 's', gameId: 'demo-game', logger: lib.silentLogger });
+  app.get('/api/me', lib.requireGameUser({ client }), (req: Request, res: Response) => {
+    res.set('Cache-Control', 'no-store').json({ member_no: req.user!.memberNo, guid: req.user!.guid });
+  });
+  app.use(lib.platformErrorHandler());
+}
+// Idle longer than a round of the other servers: the load's keep-alive sockets stay open.
+const server = createServer({ keepAliveTimeout: 120_000 }, app);
+server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
+let started = process.cpuUsage();
+process.on('message', (m: { op: string }) => {
+  if (m.op === 'start') {
+    started = process.cpuUsage();
+    process.send!({ started: true });
+  } else if (m.op === 'stop') {
+    const used = process.cpuUsage(started);
+    process.send!({ cpuUs: used.user + used.system });
+  } else {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  }
+});
