@@ -266,10 +266,10 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     checkTokenSyntax(token);
     if (this.#closed) throw errorForTransportFault('closed', kind);
     const { cache, revocations } = this.#fleet;
-    // The digest names the token wherever something is kept or shared (the store, revocations,
+    // The digest names the token wherever something is kept or shared (the cache, revocations,
     // refusals): it is computed only when one of them holds something or could.
     let digest = cache.enabled ? known ?? tokenKey(token) : known;
-    const key = digest !== undefined && cache.enabled ? `${kind}:${digest}` : `${kind}:${token}`;
+    const key = this.#workKey(kind, token, digest);
     if (!revocations.holdsNone && revocations.isRevokedHere(digest ??= tokenKey(token))) throw revokedError(kind);
     let hit = cache.get(kind, key);
     let revoked = revocations.holdsNone ? false : revocations.isRevoked(digest ??= tokenKey(token));
