@@ -9,14 +9,14 @@
 // (autocannon, three servers and the emulator share its two cores there).
 //
 // Usage: npx tsx bench/compare-builds.ts [--base=HEAD] [--rounds=7] [--requests=20000]
-import { execFileSync, fork } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { forkCpuServer, KeepAliveLoad } from './harness/cpu-servers.js';
+import type { CpuServer } from './harness/cpu-servers.js';
 
 const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -41,7 +41,7 @@ execFileSync('tar', ['-x', '-C', `${OUT}base-src`], { input: archive });
 compile('tsconfig.build.json', `${OUT}current`);
 compile(`${OUT}base-src/tsconfig.build.json`, `${OUT}base`);
 // The server and the floor's route, to JavaScript beside the copies.
-for (const file of ['compare-server', 'floor-route']) {
+for (const file of ['compare-server', 'cpu-servers', 'floor-route']) {
   const source = readFileSync(fileURLToPath(new URL(`./harness/${file}.ts`, import.meta.url)), 'utf8');
   const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2023 } });
   writeFileSync(`${OUT}${file}.js`, outputText);
@@ -50,55 +50,18 @@ for (const file of ['compare-server', 'floor-route']) {
 const { startStubPlatform } = await import('./harness/stub-platform.js');
 const stub = await startStubPlatform();
 const names = ['floor', 'base', 'current'];
-const tokens = Array.from({ length: 50 }, () => randomBytes(24).toString('base64url'));
-const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
-const ask = <T>(child: ChildProcess, message: object): Promise<T> => new Promise((resolve) => {
-  child.once('message', (m) => resolve(m as T));
-  child.send(message);
-});
+const load = new KeepAliveLoad(IN_FLIGHT, Array.from({ length: 50 }, () => randomBytes(24).toString('base64url')));
 
-interface Server { child: ChildProcess; port: number }
-const servers = new Map<string, Server>();
+const servers = new Map<string, CpuServer>();
 for (const name of names) {
   const which = name === 'floor' ? 'floor' : `${OUT}${name}`;
-  const child = fork(`${OUT}compare-server.js`, [`--which=${which}`, `--platform=${stub.url}`], { execArgv: [] });
-  child.once('exit', (code) => {
-    if (code !== 0) {
-      process.stderr.write(`the ${name} server exited with ${code}\n`);
-      stub.stop();
-      process.exit(1);
-    }
-  });
-  const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', (m) => resolve(m as { port: number })));
-  servers.set(name, { child, port });
+  servers.set(name, await forkCpuServer(name, `${OUT}compare-server.js`, [`--which=${which}`, `--platform=${stub.url}`], { execArgv: [] }, () => stub.stop()));
 }
 
-const get = (port: number, token: string): Promise<void> => new Promise((resolve, reject) => {
-  const req = request({ host: '127.0.0.1', port, path: '/api/me', agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-    if (res.statusCode !== 200) reject(new Error(`/api/me answered ${res.statusCode}`));
-    res.resume();
-    res.on('end', resolve);
-  });
-  req.on('error', reject);
-  req.end();
-});
-const load = async (port: number, count: number): Promise<void> => {
-  let next = 0;
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    while (next < count) await get(port, tokens[next++ % tokens.length]!);
-  }));
-};
-const measure = async (server: Server): Promise<number> => {
-  await ask(server.child, { op: 'start' });
-  await load(server.port, REQUESTS);
-  const { cpuUs } = await ask<{ cpuUs: number }>(server.child, { op: 'stop' });
-  return cpuUs / REQUESTS;
-};
-
-for (const server of servers.values()) await load(server.port, Math.min(REQUESTS, 5000)); // JIT, the API token
+for (const server of servers.values()) await load.run(server.port, Math.min(REQUESTS, 5000)); // JIT, the API token
 const figures = new Map<string, number[]>(names.map((n) => [n, []]));
 for (let r = 0; r < ROUNDS; r += 1) {
-  for (const name of r % 2 === 0 ? names : [...names].reverse()) figures.get(name)!.push(await measure(servers.get(name)!));
+  for (const name of r % 2 === 0 ? names : [...names].reverse()) figures.get(name)!.push(await load.cpuPerRequest(servers.get(name)!, REQUESTS));
 }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const floor = figures.get('floor')!;
@@ -110,5 +73,5 @@ for (const [name, xs] of figures) {
 const pairs = figures.get('current')!.map((x, i) => x - figures.get('base')![i]!);
 console.log(`current - base, same-round pairs: median ${median(pairs).toFixed(1)} µs (${pairs.map((d) => d.toFixed(1)).join(' ')})`);
 for (const server of servers.values()) server.child.send({ op: 'exit' });
-agent.destroy();
+load.close();
 stub.stop();

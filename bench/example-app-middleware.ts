@@ -7,12 +7,11 @@
 //
 // Usage: npx tsx bench/example-app-middleware.ts [--requests=20000] [--rounds=5] [--no-cache]
 //   [--variants=full,-json,...]
-import { fork } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { answerCpuMeter, forkCpuServer, KeepAliveLoad } from './harness/cpu-servers.js';
+import type { CpuServer } from './harness/cpu-servers.js';
 import { startStubPlatform } from './harness/stub-platform.js';
 
 const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
@@ -55,74 +54,27 @@ if (process.argv.includes('--serve')) {
     if (index < 0) throw new Error(`no layer ${name} in ${stack.map(label).join(', ')}`);
     stack.splice(index, 1);
   }
-  const server = createServer(app).listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
-  let started = process.cpuUsage();
-  process.on('message', (m: { op: string }) => {
-    if (m.op === 'start') {
-      started = process.cpuUsage();
-      process.send!({ started: true });
-    } else if (m.op === 'stop') {
-      const used = process.cpuUsage(started);
-      process.send!({ cpuUs: used.user + used.system });
-    } else {
-      server.closeAllConnections();
-      server.close();
-      void client.close().then(() => process.exit(0));
-    }
-  });
+  const server = createServer(app).listen(0, '127.0.0.1', () => answerCpuMeter((server.address() as AddressInfo).port, () => {
+    server.closeAllConnections();
+    server.close();
+    void client.close().then(() => process.exit(0));
+  }));
 } else {
   const REQUESTS = Number(arg('requests', '20000'));
   const ROUNDS = Number(arg('rounds', '5'));
   const names = arg('variants', Object.keys(VARIANTS).join(',')).split(',');
   const stub = await startStubPlatform();
-  const tokens = Array.from({ length: 200 }, () => randomBytes(24).toString('base64url'));
-  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
-
-  interface Server { child: ChildProcess; port: number }
-  const ask = <T>(child: ChildProcess, message: object): Promise<T> => new Promise((resolve) => {
-    child.once('message', (m) => resolve(m as T));
-    child.send(message);
-  });
-  const servers = new Map<string, Server>();
+  const load = new KeepAliveLoad(32, Array.from({ length: 200 }, () => randomBytes(24).toString('base64url')));
+  const servers = new Map<string, CpuServer>();
   for (const name of names) {
-    const child = fork(fileURLToPath(import.meta.url), ['--serve', `--variant=${name}`, `--platform=${stub.url}`, ...process.argv.filter((a) => a === '--no-cache')]);
-    child.once('exit', (code) => {
-      if (code !== 0) {
-        process.stderr.write(`the ${name} server exited with ${code}\n`);
-        stub.stop();
-        process.exit(1);
-      }
-    });
-    const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', (m) => resolve(m as { port: number })));
-    servers.set(name, { child, port });
+    const args = ['--serve', `--variant=${name}`, `--platform=${stub.url}`, ...process.argv.filter((a) => a === '--no-cache')];
+    servers.set(name, await forkCpuServer(name, fileURLToPath(import.meta.url), args, {}, () => stub.stop()));
   }
 
-  const get = (port: number, token: string): Promise<void> => new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/api/me', agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      if (res.statusCode !== 200) reject(new Error(`/api/me answered ${res.statusCode}`));
-      res.resume();
-      res.on('end', resolve);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-  const load = async (port: number, count: number): Promise<void> => {
-    let next = 0;
-    await Promise.all(Array.from({ length: 32 }, async () => {
-      while (next < count) await get(port, tokens[next++ % tokens.length]!);
-    }));
-  };
-  const measure = async (server: Server): Promise<number> => {
-    await ask(server.child, { op: 'start' });
-    await load(server.port, REQUESTS);
-    const { cpuUs } = await ask<{ cpuUs: number }>(server.child, { op: 'stop' });
-    return cpuUs / REQUESTS;
-  };
-
-  for (const server of servers.values()) await load(server.port, Math.min(REQUESTS, 5000)); // JIT, the API token, the cache
+  for (const server of servers.values()) await load.run(server.port, Math.min(REQUESTS, 5000)); // JIT, the API token, the cache
   const figures = new Map<string, number[]>(names.map((n) => [n, []]));
   for (let r = 0; r < ROUNDS; r += 1) {
-    for (const name of r % 2 === 0 ? names : [...names].reverse()) figures.get(name)!.push(await measure(servers.get(name)!));
+    for (const name of r % 2 === 0 ? names : [...names].reverse()) figures.get(name)!.push(await load.cpuPerRequest(servers.get(name)!, REQUESTS));
   }
   const least = (xs: number[]): number => Math.min(...xs);
   const full = figures.has('full') ? least(figures.get('full')!) : undefined;
@@ -132,6 +84,6 @@ if (process.argv.includes('--serve')) {
     console.log(`${name.padEnd(15)} ${m.toFixed(1)} us${full === undefined || name === 'full' ? '' : `  ${m - full >= 0 ? '+' : ''}${(m - full).toFixed(1)} us vs full`}   (${xs.map((x) => x.toFixed(1)).join(' ')})`);
   }
   for (const server of servers.values()) server.child.send({ op: 'exit' });
-  agent.destroy();
+  load.close();
   stub.stop();
 }

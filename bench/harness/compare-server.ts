@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import express from 'express';
 import type { Request, Response } from 'express';
 import { Pool } from 'undici';
+import { answerCpuMeter } from './cpu-servers.js';
 import { floorRoute } from './floor-route.js';
 
 const arg = (name: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? '';
@@ -31,17 +32,7 @@ if (which === 'floor') {
 }
 // Idle longer than a round of the other servers: the load's keep-alive sockets stay open.
 const server = createServer({ keepAliveTimeout: 120_000 }, app);
-server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
-let started = process.cpuUsage();
-process.on('message', (m: { op: string }) => {
-  if (m.op === 'start') {
-    started = process.cpuUsage();
-    process.send!({ started: true });
-  } else if (m.op === 'stop') {
-    const used = process.cpuUsage(started);
-    process.send!({ cpuUs: used.user + used.system });
-  } else {
-    server.closeAllConnections();
-    server.close(() => process.exit(0));
-  }
-});
+server.listen(0, '127.0.0.1', () => answerCpuMeter((server.address() as AddressInfo).port, () => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+}));
