@@ -1,12 +1,12 @@
-// Server CPU per verified request of the library as it is in the working tree, against the
-// library at another revision (default HEAD) and the floor, side by side: each a server process
-// of its own run by plain node (bench/harness/compare-server.ts: Express, `requireGameUser`,
-// default options; the library and the server compiled by tsc, nothing transformed as they
-// run), the platform a stub in another process, the load generated here (keep-alive, 50 in flight, 50
-// tokens, so every request is one E2 call). Rounds alternate the order; the figures are the
-// median of the rounds and the median of same-round ratios to the floor. A change of a few µs
-// per request shows here when a full `npm run bench` cannot tell it from the machine's drift
-// (autocannon, three servers and the emulator share its two cores there).
+// Server CPU per verified request of the library as it is in the working tree, against the library
+// at another revision (default HEAD) and the floor, side by side: each a server process of its own
+// run by plain node (bench/harness/compare-server.ts: Express, `requireGameUser`, default options;
+// the library and the server compiled by tsc, nothing transformed as they run), the platform a stub
+// in another process, the load generated here (keep-alive, 50 in flight, 50 tokens, so every
+// request is one E2 call). Rounds alternate the order; the figures are the median of the rounds and
+// the median of same-round ratios to the floor. A change of a few µs per request shows here when a
+// full `npm run bench` cannot tell it from the machine's drift (autocannon, three servers and the
+// emulator share its two cores there).
 //
 // Usage: npx tsx bench/compare-builds.ts [--base=HEAD] [--rounds=7] [--requests=20000]
 import { execFileSync } from 'node:child_process';
@@ -36,7 +36,12 @@ const compile = (project: string, outDir: string): void => {
 };
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(`${OUT}base-src`, { recursive: true });
-const archive = execFileSync('git', ['archive', '--format=tar', base, 'lib', 'tsconfig.json', 'tsconfig.build.json'], { cwd: REPO_ROOT, maxBuffer: 256 * 1024 * 1024 });
+let archive: Buffer;
+try {
+  archive = execFileSync('git', ['archive', '--format=tar', base, 'lib', 'tsconfig.json', 'tsconfig.build.json'], { cwd: REPO_ROOT, maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+} catch {
+  throw new Error(`--base=${base}: git has no such revision with lib/ in it`);
+}
 execFileSync('tar', ['-x', '-C', `${OUT}base-src`], { input: archive });
 compile('tsconfig.build.json', `${OUT}current`);
 compile(`${OUT}base-src/tsconfig.build.json`, `${OUT}base`);

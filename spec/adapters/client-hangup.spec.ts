@@ -23,7 +23,7 @@ describe.each(ADAPTERS)('%s', (_adapter, start) => {
       });
     });
     await aborted;
-    expect(signal).toBeInstanceOf(AbortSignal); // a custom verifier gets a real one, built when it asks
+    expect(signal).toBeInstanceOf(AbortSignal); // a custom verifier gets a real one
     expect(signal?.aborted).toBe(true);
     expect(signal?.reason).toBe(CALLER_GONE); // no DOMException (and its stack) built per hang-up
   });
