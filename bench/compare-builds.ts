@@ -12,9 +12,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { compileLib } from './harness/built-lib.js';
 import { forkCpuServer, KeepAliveLoad } from './harness/cpu-servers.js';
 import type { CpuServer } from './harness/cpu-servers.js';
 
@@ -30,10 +30,6 @@ const ROUNDS = Number(arg('rounds', '7'));
 if (!(REQUESTS > 0 && ROUNDS > 0)) throw new Error('--requests and --rounds must be positive numbers');
 
 // Both copies compiled the same way: the working tree's lib/, and `base`'s from git.
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const compile = (project: string, outDir: string): void => {
-  execFileSync(process.execPath, [tsc, '-p', project, '--outDir', outDir, '--declaration', 'false', '--declarationMap', 'false', '--incremental', 'false'], { cwd: REPO_ROOT, stdio: 'inherit' });
-};
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(`${OUT}base-src`, { recursive: true });
 let archive: Buffer;
@@ -43,8 +39,8 @@ try {
   throw new Error(`--base=${base}: git has no such revision with lib/ in it`);
 }
 execFileSync('tar', ['-x', '-C', `${OUT}base-src`], { input: archive });
-compile('tsconfig.build.json', `${OUT}current`);
-compile(`${OUT}base-src/tsconfig.build.json`, `${OUT}base`);
+compileLib(`${OUT}current`);
+compileLib(`${OUT}base`, `${OUT}base-src/tsconfig.build.json`);
 // The server and the floor's route, to JavaScript beside the copies.
 for (const file of ['compare-server', 'cpu-servers', 'floor-route']) {
   const source = readFileSync(fileURLToPath(new URL(`./harness/${file}.ts`, import.meta.url)), 'utf8');

@@ -11,10 +11,9 @@
 // Usage: npx tsx bench/verify-cpu.ts [--requests=20000] [--rounds=5] [--cases=floor,library,client]
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { Pool } from 'undici';
 import type { NextFunction, Request, Response } from 'express';
 import { PlatformClient, requireGameUser, silentLogger } from '../lib/index.js';
-import { floorRoute } from './harness/floor-route.js';
+import { stubFloorRoute } from './harness/floor-route.js';
 import { startStubPlatform } from './harness/stub-platform.js';
 
 const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
@@ -75,11 +74,7 @@ function answer(req: Request, res: Response): void {
 }
 
 async function floorCase(): Promise<(token: string) => Promise<void>> {
-  const pool = new Pool(baseUrl, { connections: 64, keepAliveTimeout: 4000 });
-  const res = await pool.request({ method: 'POST', path: '/auth/v5/server_token', headers: { 'content-type': 'application/json' }, body: '{}' });
-  const authorization = `Bearer ${((await res.body.json()) as { response_data: { access_token: string } }).response_data.access_token}`;
-  const handler = floorRoute(pool, authorization, '/member/v3.0/demo-game/token/verify', 'demo-game_SERVER') as Handler;
-  return route([handler]);
+  return route([(await stubFloorRoute(baseUrl)) as Handler]);
 }
 
 function newClient(): PlatformClient {

@@ -15,10 +15,15 @@ export const BUILT_LIB_IMPORT = fileURLToPath(new URL('./use-built-lib.mjs', imp
 
 let built = false;
 
+/** Compiles a library project (default: this tree's `tsconfig.build.json`) into `outDir` as `npm run build` does, JavaScript only. */
+export function compileLib(outDir: string, project = 'tsconfig.build.json'): void {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', project, '--outDir', outDir, '--declaration', 'false', '--declarationMap', 'false', '--incremental', 'false'], { cwd: REPO_ROOT, stdio: 'inherit' });
+}
+
 /** Compiles lib/ into {@link BUILT_LIB_DIR}, once per bench process. */
 export function ensureBuiltLib(): void {
   if (built) return;
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', BUILT_LIB_DIR, '--declaration', 'false', '--declarationMap', 'false', '--incremental', 'false'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  compileLib(BUILT_LIB_DIR);
   built = true;
 }

@@ -8,9 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
 import type { Request, Response } from 'express';
-import { Pool } from 'undici';
 import { answerCpuMeter } from './cpu-servers.js';
-import { floorRoute } from './floor-route.js';
+import { stubFloorRoute } from './floor-route.js';
 
 const arg = (name: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? '';
 const platform = arg('platform');
@@ -18,10 +17,7 @@ const which = arg('which');
 const app = express();
 app.disable('x-powered-by');
 if (which === 'floor') {
-  const pool = new Pool(platform, { connections: 64, keepAliveTimeout: 4000 });
-  const res = await pool.request({ method: 'POST', path: '/auth/v5/server_token', headers: { 'content-type': 'application/json' }, body: '{}' });
-  const apiToken = ((await res.body.json()) as { response_data: { access_token: string } }).response_data.access_token;
-  app.get('/api/me', floorRoute(pool, `Bearer ${apiToken}`, '/member/v3.0/demo-game/token/verify', 'demo-game_SERVER'));
+  app.get('/api/me', await stubFloorRoute(platform));
 } else {
   const lib = (await import(pathToFileURL(`${which}/index.js`).href)) as typeof import('../../lib/index.js');
   const client = new lib.PlatformClient({ baseUrl: platform, clientId: 'c', clientSecret: 's', gameId: 'demo-game', logger: lib.silentLogger });

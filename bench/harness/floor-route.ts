@@ -1,5 +1,17 @@
 import type { RequestHandler } from 'express';
-import type { Pool } from 'undici';
+import { Pool } from 'undici';
+
+/**
+ * The floor's route on the stub platform (bench/harness/stub-platform.ts, game `demo-game`): its
+ * own keep-alive pool, and the API token fetched once. Used by the in-process CPU bench and the
+ * build comparison's server.
+ */
+export async function stubFloorRoute(stubUrl: string): Promise<RequestHandler> {
+  const pool = new Pool(stubUrl, { connections: 64, keepAliveTimeout: 4000 });
+  const res = await pool.request({ method: 'POST', path: '/auth/v5/server_token', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const apiToken = ((await res.body.json()) as { response_data: { access_token: string } }).response_data.access_token;
+  return floorRoute(pool, `Bearer ${apiToken}`, '/member/v3.0/demo-game/token/verify', 'demo-game_SERVER');
+}
 
 /**
  * The floor's route, shared by its server process and the in-process CPU bench: it reads the

@@ -207,7 +207,7 @@ describe('ws adapter bounds', () => {
       expect(ws.adapter.pending).toBe(0);
     });
 
-    it('stops reading a peer closed for the bound and cuts it off without waiting for its close frame', async () => {
+    it('cuts a peer closed for the bound off without waiting for its close frame', async () => {
       ws = await startWs(emulator);
       const flooder = new WebSocket(ws.url);
       flooder.on('error', () => undefined);
