@@ -1,16 +1,20 @@
 import { spawn } from 'node:child_process';
 
-// E1 and E2 answered at once with fixed bodies on keep-alive connections: a platform whose own
-// work is as small as can be, in a process of its own so that none of it is counted.
+// E1 and E2 answered with fixed bodies on keep-alive connections (E2 after LATENCY_MS when it is
+// above 0): a platform whose own work is as small as can be, in a process of its own so that none
+// of it is counted.
 const STUB = `
 const http = require('node:http');
+const latencyMs = Number(process.env.LATENCY_MS);
 const e1 = JSON.stringify({ code: 0, message: 'Success', response_data: { access_token: 'stub-api-token', expires_in: 21600 } });
 const e2 = '{"code":0,"message":"Success","value":{"member_no":20005061986,"guid":200000000397}}';
 const server = http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(req.url.includes('server_token') ? e1 : e2);
+    if (req.url.includes('server_token')) res.end(e1);
+    else if (latencyMs > 0) setTimeout(() => res.end(e2), latencyMs);
+    else res.end(e2);
   });
 });
 server.keepAliveTimeout = 5000;
@@ -23,8 +27,9 @@ export interface StubPlatform {
   stop(): void;
 }
 
-export async function startStubPlatform(): Promise<StubPlatform> {
-  const child = spawn(process.execPath, ['-e', STUB], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** Starts the stub; E2 answers `latencyMs` after the request (default at once). */
+export async function startStubPlatform(latencyMs = 0): Promise<StubPlatform> {
+  const child = spawn(process.execPath, ['-e', STUB], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, LATENCY_MS: String(latencyMs) } });
   const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(m as number)));
   return { url: `http://127.0.0.1:${port}`, stop: () => void child.kill() };
 }

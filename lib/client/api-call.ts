@@ -54,23 +54,17 @@ export class ApiCall {
     // The budget is the operation's when it has one; computed here only for a call made on its own.
     const ctx = context.deadline !== undefined ? context : { deadline: progress.started + this.config.totalTimeoutMs, signal: context.signal };
     const guard = subject === undefined ? undefined : this.guard;
-    /** Set by the guard after an answer, before the provider reads it. */
-    let ourSide = false;
     try {
-      const reply = await this.provider.withToken(
-        async (apiToken) => {
-          ourSide = false;
-          const answer = await this.http.request(build(apiToken), progress.stats, ctx);
-          // A success only resets the guard's run, synchronously; a 40000 may make it probe.
-          if (guard !== undefined && answer.code === PlatformCode.SUCCESS) guard.success();
-          else if (guard !== undefined && answer.code === PlatformCode.BAD_REQUEST) ourSide = await guard.ourFault(answer.code, tokenKey(subject!), apiToken, ctx);
-          return answer;
-        },
-        {
-          endpoint, deadline: ctx.deadline, signal: ctx.signal, trace: progress.trace, logger: this.config.logger,
-          refusal: guard === undefined ? undefined : (answer: PlatformReply) => (isApiTokenRejection(answer.code) || ourSide ? answer.code : undefined),
-        },
-      );
+      // The common case in this frame: the held token, one answer, no refusal (no provider frame,
+      // no closure, no options object).
+      const first = this.provider.heldToken() ?? await this.provider.getToken(ctx);
+      progress.trace.apiToken = first;
+      const answer = await this.http.request(build(first), progress.stats, ctx);
+      const blamed = guard === undefined ? false : this.#guarded(guard, answer, subject!, first, ctx);
+      const ourSide = blamed instanceof Promise ? await blamed : blamed;
+      let reply = answer;
+      if (ourSide || isApiTokenRejection(answer.code)) reply = await this.#reissued(endpoint, build, first, answer, ourSide, subject, ctx, progress);
+      else this.provider.answered(answer);
       if (reply.code === PlatformCode.BAD_REQUEST && guard?.suspectsOurSide === true) {
         throw errorForRefusalOnOurSide(reply.code);
       }
@@ -78,6 +72,39 @@ export class ApiCall {
     } catch (error) {
       throw this.#failed(endpoint, error, progress);
     }
+  }
+
+  /**
+   * The first answer refused our API token (40101/40103, or a 40000 the
+   * guard blames on our side): the provider reissues it and the call runs
+   * once more, the guard reading that answer too.
+   */
+  async #reissued(
+    endpoint: PlatformEndpoint, build: Build, first: string, answer: PlatformReply, blamed: boolean, subject: string | undefined, ctx: CallContext, progress: Progress,
+  ): Promise<PlatformReply> {
+    const guard = subject === undefined ? undefined : this.guard;
+    /** Set by the guard after an answer, before the provider reads it. */
+    let ourSide = blamed;
+    const attempt = async (apiToken: string): Promise<PlatformReply> => {
+      const again = await this.http.request(build(apiToken), progress.stats, ctx);
+      ourSide = guard === undefined ? false : await this.#guarded(guard, again, subject!, apiToken, ctx);
+      return again;
+    };
+    return this.provider.settle(first, answer, attempt, {
+      endpoint, deadline: ctx.deadline, signal: ctx.signal, trace: progress.trace, logger: this.config.logger,
+      refusal: (reply: PlatformReply) => (isApiTokenRejection(reply.code) || ourSide ? reply.code : undefined),
+    });
+  }
+
+  /**
+   * The guard's reading of an E2 answer: a success only resets its run (no
+   * promise); a 40000 may make it probe our own API token. True when the
+   * 40000 is blamed on our side.
+   */
+  #guarded(guard: TokenRunGuard, answer: PlatformReply, subject: string, apiToken: string, ctx: CallContext): boolean | Promise<boolean> {
+    if (answer.code === PlatformCode.SUCCESS) guard.success();
+    else if (answer.code === PlatformCode.BAD_REQUEST) return guard.ourFault(answer.code, tokenKey(subject), apiToken, ctx);
+    return false;
   }
 
   /** A call authenticated by the request itself (the web token). */

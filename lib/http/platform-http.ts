@@ -293,7 +293,7 @@ export class PlatformHttp {
   > {
     for (;;) {
       call.stats.attempts += 1;
-      const attempt = await (platformCallChannel.hasSubscribers ? this.#traced(req, call) : this.#try(req, call));
+      const attempt = await (platformCallChannel.hasSubscribers ? this.#traced(req, call) : this.#attempt(req, call));
       const delay = this.#retryDelay(attempt, call);
       if (delay === undefined) return this.#outcome(attempt, call);
       await pause(delay, call.signal);
@@ -308,7 +308,7 @@ export class PlatformHttp {
     };
     const started = performance.now();
     return trace(platformCallChannel, message, async () => {
-      const attempt = await this.#try(req, call);
+      const attempt = await this.#attempt(req, call);
       message.durationMs = performance.now() - started;
       if (attempt.status !== undefined) {
         message.statusCode = attempt.status;
@@ -324,25 +324,31 @@ export class PlatformHttp {
     });
   }
 
-  async #try(req: PlatformRequest, call: Call): Promise<Attempt> {
+  /**
+   * One attempt: its promise resolves with how it ended, never rejects. A
+   * promise chain rather than an async function: one frame fewer per call.
+   */
+  #attempt(req: PlatformRequest, call: Call): Promise<Attempt> {
     const { signal } = call;
     if (signal.aborted && signal.reason !== 'caller') {
-      return { status: undefined, error: new TransportError('ERR_CANCELED', false), code: 'ERR_CANCELED', reused: false, timedOut: false };
+      return Promise.resolve({ status: undefined, error: new TransportError('ERR_CANCELED', false), code: 'ERR_CANCELED', reused: false, timedOut: false });
     }
     // The attempt's own time (headers and body alike), within the call's.
     // When the call's deadline comes first, its own timer ends the attempt: no second one.
     const left = call.deadline - performance.now();
     const exchange = this.#transport.start(req, Math.min(this.config.timeoutMs, left), this.config.timeoutMs < left);
     call.exchange = exchange;
-    try {
-      const res = await exchange.done;
-      return { status: res.status, body: parsePlatformBody(res.text), retryAfter: res.retryAfter };
-    } catch (error) {
-      const fault = error instanceof TransportError ? error : new TransportError(undefined, false);
-      return { status: undefined, error: fault, code: fault.code, reused: fault.reused, timedOut: fault.code === 'ETIMEDOUT' && !signal.aborted };
-    } finally {
-      call.exchange = undefined;
-    }
+    return exchange.done.then(
+      (res) => {
+        call.exchange = undefined;
+        return { status: res.status, body: parsePlatformBody(res.text), retryAfter: res.retryAfter };
+      },
+      (error: unknown) => {
+        call.exchange = undefined;
+        const fault = error instanceof TransportError ? error : new TransportError(undefined, false);
+        return { status: undefined, error: fault, code: fault.code, reused: fault.reused, timedOut: fault.code === 'ETIMEDOUT' && !signal.aborted };
+      },
+    );
   }
 
   /** The wait before the next attempt, or `undefined` for none (what is retried, said explicitly). */

@@ -4,8 +4,11 @@ import { DeadlineSignal } from './deadline-signal.js';
 import type { Abortable } from './deadline-signal.js';
 import type { CallContext } from './platform-http.js';
 
+const ONCE = { once: true } as const;
+
 /** A caller waiting on a flight that may go away (it gave a signal). */
-interface Waiter {
+interface Waiter<T> {
+  readonly resolve: (value: T) => void;
   readonly reject: (error: unknown) => void;
   readonly signal: Abortable;
   readonly onAbort: () => void;
@@ -16,7 +19,7 @@ interface Flight<T> {
   /** The shared work's signal: its budget, and aborted once every caller that could go has gone. */
   readonly signal: DeadlineSignal | undefined;
   /** Callers still waiting that may go away; a caller without a signal pins the work. */
-  readonly waiters: Set<Waiter>;
+  readonly waiters: Set<Waiter<T>>;
   pinned: boolean;
 }
 
@@ -50,13 +53,12 @@ export class SingleFlight<T> {
       flight.pinned = true;
       return flight.promise;
     }
-    // The caller's own promise, settled by the engine's resolvers straight from the shared one:
-    // the one closure per caller is its abort listener.
+    // The caller's own promise, settled by the flight's end with the engine's resolvers: the one
+    // closure per caller is its abort listener.
     const { promise, resolve, reject } = Promise.withResolvers<T>();
-    const waiter: Waiter = { reject, signal, onAbort: () => this.#leave(key, flight, waiter) };
+    const waiter: Waiter<T> = { resolve, reject, signal, onAbort: () => this.#leave(key, flight, waiter) };
     flight.waiters.add(waiter);
-    signal.addEventListener('abort', waiter.onAbort, { once: true });
-    flight.promise.then(resolve, reject);
+    signal.addEventListener('abort', waiter.onAbort, ONCE);
     return promise;
   }
 
@@ -68,21 +70,27 @@ export class SingleFlight<T> {
     const context: CallContext = budget === undefined ? (shared === undefined ? {} : { signal: shared }) : { deadline: performance.now() + budget, signal: shared };
     const promise = work(context);
     const flight: Flight<T> = { promise, signal: shared, waiters: new Set(), pinned: false };
-    // Registered before any caller's handlers: the flight is gone, and no caller listens for an
+    // One reaction settles every waiting caller: the flight is gone, and no caller listens for an
     // abort any more, before any caller resumes (a caller may start the next flight at once).
-    const end = (): void => {
-      shared?.dispose();
-      if (this.#flights.get(key) === flight) this.#flights.delete(key);
-      for (const waiter of flight.waiters) waiter.signal.removeEventListener('abort', waiter.onAbort);
-      flight.waiters.clear();
-    };
-    promise.then(end, end);
+    promise.then((value) => this.#end(key, flight, false, value), (error: unknown) => this.#end(key, flight, true, error));
     this.#flights.set(key, flight);
     return flight;
   }
 
+  /** The shared work settled: the flight ends and every caller still waiting gets its outcome. */
+  #end(key: string, flight: Flight<T>, failed: boolean, outcome: unknown): void {
+    flight.signal?.dispose();
+    if (this.#flights.get(key) === flight) this.#flights.delete(key);
+    for (const waiter of flight.waiters) {
+      waiter.signal.removeEventListener('abort', waiter.onAbort);
+      if (failed) waiter.reject(outcome);
+      else waiter.resolve(outcome as T);
+    }
+    flight.waiters.clear();
+  }
+
   /** A caller's signal aborted: it stops waiting; the work stops once nobody is left to answer. */
-  #leave(key: string, flight: Flight<T>, waiter: Waiter): void {
+  #leave(key: string, flight: Flight<T>, waiter: Waiter<T>): void {
     if (!flight.waiters.delete(waiter)) return;
     if (flight.waiters.size === 0 && !flight.pinned) {
       // Nobody is left to answer: later callers start afresh.

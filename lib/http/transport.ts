@@ -220,6 +220,9 @@ export class Transport {
   /** The last headers object sent and its merge with {@link FIXED_HEADERS}: callers keep one per API token. */
   #lastHeaders: Record<string, string> | undefined;
   #lastMerged: Record<string, string> = FIXED_HEADERS;
+  /** The last relative path sent and its full form under the base path (E2 sends one path for every call). */
+  #lastPath: string | undefined;
+  #lastTarget = '';
 
   constructor(baseUrl: string, options: TransportOptions) {
     const url = new URL(baseUrl);
@@ -250,13 +253,18 @@ export class Transport {
   start(req: RawRequest, timeoutMs: number, timed = true): Exchange {
     const wait = Math.max(1, Math.ceil(timeoutMs));
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
-    if (this.#closed || (payload !== undefined && Buffer.byteLength(payload) > MAX_REQUEST_BYTES)) {
+    // A UTF-16 unit is at most 3 bytes of UTF-8: a short body is not measured.
+    if (this.#closed || (payload !== undefined && payload.length * 3 > MAX_REQUEST_BYTES && Buffer.byteLength(payload) > MAX_REQUEST_BYTES)) {
       const refused = new Exchange(0);
       refused.cancel(this.#closed ? 'ERR_CANCELED' : 'ERR_BAD_REQUEST');
       return refused;
     }
     const client = this.#idle.shift() ?? this.#open();
     const exchange = new Exchange(wait, timed, this, client);
+    if (req.path !== this.#lastPath) {
+      this.#lastPath = req.path;
+      this.#lastTarget = `${this.#basePath}/${req.path.replace(/^\/+/, '')}`;
+    }
     const query = req.query === undefined ? '' : `?${new URLSearchParams(req.query).toString()}`;
     if (req.headers !== this.#lastHeaders) {
       this.#lastHeaders = req.headers;
@@ -265,7 +273,7 @@ export class Transport {
     try {
       client.dispatch({
         method: req.method,
-        path: `${this.#basePath}/${req.path.replace(/^\/+/, '')}${query}`,
+        path: query === '' ? this.#lastTarget : `${this.#lastTarget}${query}`,
         headers: this.#lastMerged,
         body: payload ?? null,
         headersTimeout: wait,

@@ -86,7 +86,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
 
   /** The held API token, or a fresh one from E1 (one call shared by all concurrent callers). */
   async getToken(options: GetTokenOptions = {}): Promise<string> {
-    const usable = this.#usable();
+    const usable = this.heldToken();
     if (usable !== undefined) return usable;
     const blocked = this.#blocked(undefined, undefined);
     if (blocked !== undefined) throw blocked;
@@ -104,14 +104,43 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
    * its new token at once. Any accepted answer clears every such state at once.
    */
   async withToken<T extends TokenReply>(attempt: (apiToken: string) => Promise<T>, options: WithTokenOptions<T>): Promise<T> {
+    // The held token, the common case, without a promise of its own.
+    const first = this.heldToken() ?? await this.getToken(options);
+    if (options.trace !== undefined) options.trace.apiToken = first;
+    const settled = this.settle(first, await attempt(first), attempt, options);
+    return settled instanceof Promise ? await settled : settled;
+  }
+
+  /**
+   * {@link withToken} from the first answer on, for a caller that made the
+   * first attempt itself with `first`: the answer at once when it does not
+   * show our token refused (no promise), else the reissue and the one retry.
+   *
+   * @internal
+   */
+  settle<T extends TokenReply>(first: string, reply: T, attempt: (apiToken: string) => Promise<T>, options: WithTokenOptions<T>): T | Promise<T> {
+    const refused = (options.refusal ?? defaultRefusal)(reply, first);
+    if (refused === undefined) return this.#answered(reply, options);
+    return this.#afterRefusal(first, reply, refused, attempt, options);
+  }
+
+  /**
+   * Tells the provider of an answer that does not refuse our API token, read
+   * by a caller that made the attempt itself: a success ends any belief that
+   * our side is at fault.
+   *
+   * @internal
+   */
+  answered(reply: TokenReply): void {
+    if (reply.code === PlatformCode.SUCCESS) this.#refusal = undefined;
+  }
+
+  async #afterRefusal<T extends TokenReply>(
+    first: string, reply: T, refused: number | Promise<number | undefined>, attempt: (apiToken: string) => Promise<T>, options: WithTokenOptions<T>,
+  ): Promise<T> {
     const trace = options.trace ?? {};
     const refusal = options.refusal ?? defaultRefusal;
-    // The held token, the common case, without a promise of its own.
-    const first = this.#usable() ?? await this.getToken(options);
-    trace.apiToken = first;
-    const reply = await attempt(first);
-    const refused = refusal(reply, first);
-    const firstCode = refused instanceof Promise ? await refused : refused;
+    const firstCode = await refused;
     if (firstCode === undefined) return this.#answered(reply, options);
     const blocked = this.#blocked(tokenKey(first), firstCode);
     if (blocked !== undefined) throw blocked;
@@ -157,8 +186,13 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
     if (this.#ownsHttp) void this.#http.close();
   }
 
-  /** The held token while it is usable (a background renewal started when due), else undefined. */
-  #usable(): string | undefined {
+  /**
+   * The held API token while it is usable (a background renewal started when
+   * due), else `undefined`: then {@link getToken} asks E1.
+   *
+   * @internal
+   */
+  heldToken(): string | undefined {
     const held = this.#held;
     if (held === undefined) return undefined;
     const now = this.config.clock.now();

@@ -72,6 +72,21 @@ describe('API token configuration failures', () => {
     expect([e1Count(), seen.length]).toEqual([2, 3]);
   });
 
+  it('waits for a refusal callback that answers later, and reissues only when it names a code', async () => {
+    const p = provider({});
+    const token = await p.getToken();
+    const seen: string[] = [];
+    // An answer the callback clears after a wait: taken as it is, no E1 call, no retry.
+    const cleared = await p.withToken(operation(40000, seen), { endpoint: 'E2', refusal: async () => undefined });
+    expect([cleared, e1Count(), seen]).toEqual([{ code: 40000 }, 1, [token]]);
+    // The same answer blamed on our token after a wait: one reissue, one retry.
+    let blamed = 1;
+    const trace: { apiToken?: string; reissued?: boolean } = {};
+    const retried = await p.withToken(operation(40000, seen), { endpoint: 'E2', trace, refusal: async (reply) => (blamed-- > 0 ? reply.code : undefined) });
+    expect([retried, e1Count(), seen.length, trace.reissued]).toEqual([{ code: 40000 }, 2, 3, true]);
+    expect(trace.apiToken).toBe(seen[2]);
+  });
+
   it('backs off from a token refused again after a reissue that handed it back', async () => {
     const logger = recordingLogger();
     const p = provider({ logger });
