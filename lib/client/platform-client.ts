@@ -161,9 +161,18 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     await Promise.all([this.#fleet.revocations.revoke(digest, 'logout'), this.#forget(token, digest)]);
   }
 
-  /** Voids the token's verifications in flight (none of them stores its result) and drops its cached results. */
+  /**
+   * Voids the token's verifications in flight (none of them stores its
+   * result, no later caller joins them) and drops its cached results.
+   * Without a cache there is nothing to store: later callers only start afresh.
+   */
   #forget(token: string, digest: string): Promise<unknown> {
     const { cache } = this.#fleet;
+    if (!cache.enabled) {
+      this.#flights.detach(this.#workKey('E2', token, digest));
+      this.#flights.detach(this.#workKey('web', token, digest));
+      return Promise.resolve();
+    }
     return Promise.all([cache.forget(this.#workKey('E2', token, digest)), cache.forget(this.#workKey('web', token, digest))]);
   }
 
@@ -289,8 +298,9 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
       if (this.heard('call')) this.tell('call', { endpoint: kind, outcome: 'rejected', code: refused, kind: 'invalid_token', durationMs: 0, attempts: 0, cached: true } satisfies CallMessage);
       throw errorForPlatformCode(refused, kind);
     }
-    // A forget or revocation starts a new generation: later callers never join a verification begun before it.
-    const generation = cache.generation(key);
+    // A forget or revocation starts a new generation: later callers never join a verification begun
+    // before it (without a cache, it detaches the flight itself).
+    const generation = cache.enabled ? cache.generation(key) : 0;
     const flightKey = generation === 0 ? key : `${key}~${generation}`;
     const user = await this.#flights.run(flightKey, (context) => this.#verify(key, kind, token, digest, context), signal);
     if (!revocations.holdsNone && revocations.isRevokedHere(digest ??= tokenKey(token))) throw revokedError(kind);
@@ -298,7 +308,9 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   }
 
   async #verify(key: string, kind: TokenKind, token: string, digest: string | undefined, context: CallContext): Promise<GameUser> {
-    const ticket = this.#fleet.cache.begin(key);
+    const { cache } = this.#fleet;
+    // Only a result to store needs a ticket: it tells whether a forget came since the verification began.
+    const ticket = cache.enabled ? cache.begin(key) : undefined;
     try {
       const ids = kind === 'E2'
         ? await this.#api.run('E2', (apiToken) => ({
@@ -316,18 +328,18 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
         }, verifiedIdentifiers, context);
       // A member_no in the answer (the common case) needs no second call, nor a promise.
       const user = ids.memberNo !== null ? { memberNo: ids.memberNo, guid: ids.guid } : await this.#completeMember(ids.guid!, context);
-      const stored = this.#fleet.cache.store(ticket, user);
+      const stored = ticket === undefined ? undefined : cache.store(ticket, user);
       if (stored !== undefined) await stored;
       return user;
     } catch (error) {
-      if (this.#fleet.cache.enabled) void this.#fleet.cache.forget(key);
+      if (cache.enabled) void cache.forget(key);
       // The platform's own 40000 for this token: a refused token never becomes valid.
       if (isPlatformError(error) && error.kind === 'invalid_token' && error.code === PlatformCode.BAD_REQUEST) {
         this.#refused.set(`${kind}:${digest ?? tokenKey(token)}`, error.code);
       }
       throw error;
     } finally {
-      this.#fleet.cache.end(ticket);
+      if (ticket !== undefined) cache.end(ticket);
     }
   }
 

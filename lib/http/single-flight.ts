@@ -46,6 +46,14 @@ export class SingleFlight<T> {
     return this.#flights.size;
   }
 
+  /**
+   * Later callers of `key` start afresh: its work in flight, if any, goes on
+   * for the callers already waiting on it.
+   */
+  detach(key: string): void {
+    this.#flights.delete(key);
+  }
+
   run(key: string, work: (context: CallContext) => Promise<T>, signal?: Abortable): Promise<T> {
     if (signal?.aborted === true) return Promise.reject(abortedError(this.endpoint(key)));
     const flight = this.#flights.get(key) ?? this.#start(key, work, signal !== undefined);

@@ -60,7 +60,7 @@ describe('forgetUserToken during a verification in flight', () => {
 });
 
 // Without a cache, a verification in flight is keyed by the token itself (no digest is
-// computed): a forget, and a revocation, still start a new generation for it.
+// computed): a forget, and a revocation, still detach it from later callers.
 describe('forgetUserToken and revokeUserToken during a verification in flight, without a cache', () => {
   const fx = useEmulator({ seed: TEST_SEED, clock: 'frozen' });
   const client = clientsOn(() => fx.emulator, { invalidTokenCacheMs: 0, timeoutMs: 2000, totalTimeoutMs: 4000 });
