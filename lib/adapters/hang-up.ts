@@ -9,7 +9,7 @@ export interface HangUpWatch {
 
 interface Closable {
   readonly writableEnded?: boolean;
-  once(event: 'close', listener: () => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
   off(event: 'close', listener: () => void): unknown;
 }
 
@@ -26,12 +26,12 @@ export function abortOnHangUp(res: unknown): HangUpWatch | undefined {
   const raw = 'raw' in res ? res.raw : res;
   if (raw === null || typeof raw !== 'object') return undefined;
   const out = raw as Partial<Closable>;
-  if (typeof out.once !== 'function' || typeof out.off !== 'function') return undefined;
+  if (typeof out.on !== 'function' || typeof out.off !== 'function') return undefined;
   const aborter = new AbortController();
   const onClose = (): void => {
     if (out.writableEnded !== true) aborter.abort(CALLER_GONE);
   };
-  out.once('close', onClose);
-  // A bound native method rather than a closure of ours.
-  return { signal: aborter.signal, stop: out.off.bind(out, 'close', onClose) };
+  // \`on\` rather than \`once\`: no wrapper for the emitter to build and search; \`stop\` removes it.
+  out.on('close', onClose);
+  return { signal: aborter.signal, stop: () => out.off!('close', onClose) };
 }

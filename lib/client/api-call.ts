@@ -16,10 +16,9 @@ export type { CallContext } from '../http/index.js';
 type Parse<T> = (reply: PlatformReply, endpoint: PlatformEndpoint) => T;
 type Build = (apiToken: string) => PlatformRequest;
 
-interface Progress {
-  started: number;
-  stats: CallStats;
-  trace: TokenTrace;
+/** One operation's progress, for its `call` message: the HTTP layer counts its attempts, the provider names its API token. */
+interface Progress extends CallStats, TokenTrace {
+  readonly started: number;
 }
 
 /**
@@ -50,7 +49,7 @@ export class ApiCall {
    * token's digest, computed only for a 40000.
    */
   async run<T>(endpoint: PlatformEndpoint, build: Build, parse: Parse<T>, subject?: string, context: CallContext = {}): Promise<T> {
-    const progress: Progress = { started: performance.now(), stats: { attempts: 0 }, trace: {} };
+    const progress: Progress = { started: performance.now(), attempts: 0 };
     // The budget is the operation's when it has one; computed here only for a call made on its own.
     const ctx = context.deadline !== undefined ? context : { deadline: progress.started + this.config.totalTimeoutMs, signal: context.signal };
     const guard = subject === undefined ? undefined : this.guard;
@@ -58,8 +57,8 @@ export class ApiCall {
       // The common case in this frame: the held token, one answer, no refusal (no provider frame,
       // no closure, no options object).
       const first = this.provider.heldToken() ?? await this.provider.getToken(ctx);
-      progress.trace.apiToken = first;
-      const answer = await this.http.request(build(first), progress.stats, ctx);
+      progress.apiToken = first;
+      const answer = await this.http.request(build(first), progress, ctx);
       const blamed = guard === undefined ? false : this.#guarded(guard, answer, subject!, first, ctx);
       const ourSide = blamed instanceof Promise ? await blamed : blamed;
       let reply = answer;
@@ -86,12 +85,12 @@ export class ApiCall {
     /** Set by the guard after an answer, before the provider reads it. */
     let ourSide = blamed;
     const attempt = async (apiToken: string): Promise<PlatformReply> => {
-      const again = await this.http.request(build(apiToken), progress.stats, ctx);
+      const again = await this.http.request(build(apiToken), progress, ctx);
       ourSide = guard === undefined ? false : await this.#guarded(guard, again, subject!, apiToken, ctx);
       return again;
     };
     return this.provider.settle(first, answer, attempt, {
-      endpoint, deadline: ctx.deadline, signal: ctx.signal, trace: progress.trace, logger: this.config.logger,
+      endpoint, deadline: ctx.deadline, signal: ctx.signal, trace: progress, logger: this.config.logger,
       refusal: (reply: PlatformReply) => (isApiTokenRejection(reply.code) || ourSide ? reply.code : undefined),
     });
   }
@@ -109,9 +108,9 @@ export class ApiCall {
 
   /** A call authenticated by the request itself (the web token). */
   async runWithoutApiToken<T>(endpoint: PlatformEndpoint, request: PlatformRequest, parse: Parse<T>, context: CallContext = {}): Promise<T> {
-    const progress: Progress = { started: performance.now(), stats: { attempts: 0 }, trace: {} };
+    const progress: Progress = { started: performance.now(), attempts: 0 };
     try {
-      const reply = await this.http.request(request, progress.stats, context);
+      const reply = await this.http.request(request, progress, context);
       return this.#settle(endpoint, reply, parse, progress);
     } catch (error) {
       throw this.#failed(endpoint, error, progress);
@@ -131,7 +130,7 @@ export class ApiCall {
     if (this.events.heard('call')) {
       this.events.tell('call', { endpoint, outcome, kind: failure.kind, ...(failure.code === undefined ? {} : { code: failure.code }), ...this.#measure(progress) } satisfies CallMessage);
     }
-    const fields = { endpoint, kind: failure.kind, code: failure.code, attempts: progress.stats.attempts };
+    const fields = { endpoint, kind: failure.kind, code: failure.code, attempts: progress.attempts };
     // A call given up by its caller is nobody's fault: not worth a line.
     if (outcome === 'rejected' || isAbortedError(failure)) this.config.logger.debug(fields, failure.message);
     else this.provider.reportFault(failure, fields, this.config.logger);
@@ -144,10 +143,10 @@ export class ApiCall {
   }
 
   #measure(progress: Progress): Pick<CallEvent, 'durationMs' | 'attempts' | 'tokenFingerprint' | 'reissued'> {
-    const { apiToken, reissued } = progress.trace;
+    const { apiToken, reissued } = progress;
     return {
       durationMs: performance.now() - progress.started,
-      attempts: progress.stats.attempts,
+      attempts: progress.attempts,
       ...(apiToken === undefined ? {} : { tokenFingerprint: this.#fingerprint(apiToken) }),
       ...(reissued === true ? { reissued: true } : {}),
     };

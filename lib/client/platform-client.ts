@@ -111,12 +111,12 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
    * marker never counts as "not revoked".
    */
   verifyUserToken(token: string, options: VerifyOptions = {}): Promise<GameUser> {
-    return verifyChannel.hasSubscribers ? this.#verifyTraced('E2', token, options.signal) : this.#verifyCached('E2', token, options.signal, undefined);
+    return verifyChannel.hasSubscribers ? this.#verifyTraced('E2', token, options.signal) : this.#verifyUntraced('E2', token, options.signal);
   }
 
   /** Verifies a web (cookie) token: `GET /member/v3.0/{game_id}` with the web token as bearer. */
   verifyWebToken(token: string, options: VerifyOptions = {}): Promise<GameUser> {
-    return verifyChannel.hasSubscribers ? this.#verifyTraced('web', token, options.signal) : this.#verifyCached('web', token, options.signal, undefined);
+    return verifyChannel.hasSubscribers ? this.#verifyTraced('web', token, options.signal) : this.#verifyUntraced('web', token, options.signal);
   }
 
   /** Looks a member up by member_no or guid (E3); `null` when the platform finds none. */
@@ -270,6 +270,32 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     });
   }
 
+  /**
+   * An untraced verification. While nothing is cached, revoked or refused
+   * anywhere (the defaults), nothing needs looking up first: the flight
+   * itself, with no async frame of this client around it.
+   */
+  #verifyUntraced(kind: TokenKind, token: string, signal: Abortable | undefined): Promise<GameUser> {
+    const { cache, revocations } = this.#fleet;
+    if (cache.enabled || !revocations.holdsNone || !this.#refused.empty) return this.#verifyCached(kind, token, signal, undefined);
+    try {
+      // The authenticator's rule, one comparison when it has just checked this token.
+      checkTokenSyntax(token);
+      if (this.#closed) throw errorForTransportFault('closed', kind);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const key = this.#workKey(kind, token, undefined);
+    return this.#flights.run(key, (context) => this.#verify(key, kind, token, undefined, context), signal)
+      .then((user) => this.#handOut(kind, token, undefined, user));
+  }
+
+  /** A verified user for one caller: its own copy, unless the token was revoked here meanwhile. */
+  #handOut(kind: TokenKind, token: string, digest: string | undefined, user: GameUser): GameUser {
+    if (!this.#fleet.revocations.holdsNone && this.#fleet.revocations.isRevokedHere(digest ?? tokenKey(token))) throw revokedError(kind);
+    return { ...user };
+  }
+
   async #verifyCached(kind: TokenKind, token: string, signal: Abortable | undefined, message: VerifyMessage | undefined, known?: string): Promise<GameUser> {
     // The authenticator's rule, one comparison when it has just checked this token.
     checkTokenSyntax(token);
@@ -302,9 +328,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     // before it (without a cache, it detaches the flight itself).
     const generation = cache.enabled ? cache.generation(key) : 0;
     const flightKey = generation === 0 ? key : `${key}~${generation}`;
-    const user = await this.#flights.run(flightKey, (context) => this.#verify(key, kind, token, digest, context), signal);
-    if (!revocations.holdsNone && revocations.isRevokedHere(digest ??= tokenKey(token))) throw revokedError(kind);
-    return { ...user };
+    return this.#handOut(kind, token, digest, await this.#flights.run(flightKey, (context) => this.#verify(key, kind, token, digest, context), signal));
   }
 
   async #verify(key: string, kind: TokenKind, token: string, digest: string | undefined, context: CallContext): Promise<GameUser> {

@@ -213,7 +213,18 @@ export class PlatformHttp {
       try {
         // The caller left between the grant and this line (the limiter had stopped watching): send nothing.
         if (call.callerGone) throw abortedError(req.endpoint);
-        const { reply, failure } = await this.#send(req, call);
+        // Attempts until an answer decides, the retries are spent, or the budget ends: in this
+        // frame, not an async function of its own per call.
+        let attempt: Attempt;
+        for (;;) {
+          call.stats.attempts += 1;
+          attempt = await (platformCallChannel.hasSubscribers ? this.#traced(req, call) : this.#attempt(req, call));
+          const delay = this.#retryDelay(attempt, call);
+          if (delay === undefined) break;
+          await pause(delay, call.signal);
+          if (call.signal.aborted) break;
+        }
+        const { reply, failure } = this.#outcome(attempt, call);
         if (reply !== undefined) {
           // Any code but 50000 is an answer, a 40000 included (only 50000 means the platform itself failed).
           verdict = isTransientCode(reply.code) ? 'failure' : 'success';
@@ -285,20 +296,6 @@ export class PlatformHttp {
     const message: CircuitMessage = { ...event, reason: `${event.endpoint}: ${event.previous} -> ${event.state}` };
     if (events === undefined) circuitChannel.publish(message);
     else events.tell('circuit', message);
-  }
-
-  /** Attempts until an answer decides, the retries are spent, or the budget ends. */
-  async #send(req: PlatformRequest, call: Call): Promise<
-    { reply: PlatformReply; failure?: undefined } | { reply?: undefined; failure: { error: PlatformError; verdict: CallVerdict } }
-  > {
-    for (;;) {
-      call.stats.attempts += 1;
-      const attempt = await (platformCallChannel.hasSubscribers ? this.#traced(req, call) : this.#attempt(req, call));
-      const delay = this.#retryDelay(attempt, call);
-      if (delay === undefined) return this.#outcome(attempt, call);
-      await pause(delay, call.signal);
-      if (call.signal.aborted) return this.#outcome(attempt, call);
-    }
   }
 
   /** One attempt told on the `platform-call` channel (only while it has subscribers). */
