@@ -1,8 +1,14 @@
-import { CALLER_GONE } from '../http/aborted.js';
+import { DeadlineSignal } from '../http/deadline-signal.js';
+import type { Abortable } from '../http/deadline-signal.js';
 
 /** A watch on one response: `signal` aborts when the client hangs up first. */
 export interface HangUpWatch {
-  readonly signal: AbortSignal;
+  /**
+   * The package's light signal (no timer, no EventTarget): the package's own
+   * client takes it as it is; a verifier of the application's own gets an
+   * `AbortSignal` that follows it.
+   */
+  readonly signal: Abortable;
   /** Stops watching (call it once the authentication settled). */
   stop(): void;
 }
@@ -27,11 +33,12 @@ export function abortOnHangUp(res: unknown): HangUpWatch | undefined {
   if (raw === null || typeof raw !== 'object') return undefined;
   const out = raw as Partial<Closable>;
   if (typeof out.on !== 'function' || typeof out.off !== 'function') return undefined;
-  const aborter = new AbortController();
+  // An AbortController and the listener on its EventTarget cost about 600 bytes per request.
+  const signal = new DeadlineSignal(Infinity);
   const onClose = (): void => {
-    if (out.writableEnded !== true) aborter.abort(CALLER_GONE);
+    if (out.writableEnded !== true) signal.abort('caller');
   };
-  // \`on\` rather than \`once\`: no wrapper for the emitter to build and search; \`stop\` removes it.
+  // `on` rather than `once`: no wrapper for the emitter to build and search; `stop` removes it.
   out.on('close', onClose);
-  return { signal: aborter.signal, stop: () => out.off!('close', onClose) };
+  return { signal, stop: () => out.off!('close', onClose) };
 }

@@ -6,11 +6,18 @@ import { findBearerToken } from './extract-token.js';
 import { resolveAuthenticateOptions, type ResolvedAuthenticateOptions } from './resolve-options.js';
 import type { AuthenticateOptions, AuthRequest, TokenSource, UserTokenVerifier } from './types.js';
 import { toPlatformError } from './unexpected-error.js';
+import { acceptsAbortable, asAbortSignal } from '../http/signal-bridge.js';
+import type { Abortable } from '../http/deadline-signal.js';
 
 /** Per-request options of an {@link Authenticator} call. */
 export interface AuthenticateCallOptions {
-  /** Abort when nobody waits for the answer any more; handed to the platform client. */
-  signal?: AbortSignal | undefined;
+  /**
+   * Abort when nobody waits for the answer any more: an `AbortSignal`, or
+   * any object with `aborted` and `addEventListener`/`removeEventListener`
+   * for `'abort'`. The package's `PlatformClient` takes it as it is; a
+   * verifier of your own gets an `AbortSignal` that follows it.
+   */
+  signal?: AbortSignal | Abortable | undefined;
 }
 
 /** Where a bare token came from, for {@link Authenticator.token}. */
@@ -83,6 +90,8 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
   resolved: ResolvedAuthenticateOptions<U, R>,
 ): Authenticator<U, R> {
   const { client, realm, logger, mapUser, authorize, tokenFrom, allowedOrigins } = resolved;
+  // The package's client takes the adapters' light signal as it is; any other verifier gets an AbortSignal.
+  const lightSignals = acceptsAbortable(client);
   let reportedBadAnswer = false;
 
   // Every rejection goes through here: a PlatformError in this realm, nothing else.
@@ -100,9 +109,11 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
     return new PlatformError({ kind: 'configuration', realm, message: 'The authorize hook returned something other than true, false or nothing; see the server log.' });
   }
 
-  async function complete(token: string, source: TokenSource, req: R, signal: AbortSignal | undefined): Promise<GameUser & U> {
+  async function complete(token: string, source: TokenSource, req: R, given: AbortSignal | Abortable | undefined): Promise<GameUser & U> {
     let verified: GameUser;
     try {
+      // Typed as the verifier interface's AbortSignal: only the package's own client is handed a light one.
+      const signal = (given === undefined || lightSignals ? given : asAbortSignal(given)) as AbortSignal | undefined;
       // Method calls keep `this` bound to the client; the options bag only when there is a signal.
       verified = source === 'cookie'
         ? await (signal === undefined ? client.verifyWebToken!(token) : client.verifyWebToken!(token, { signal }))

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import { checkTokenSyntax, DEFAULT_RETRY_AFTER_SECONDS, errorForPlatformCode, errorForTransportFault, isPlatformError, PlatformCode, PlatformError } from '../errors/index.js';
 import { tokenKey } from '../hashing/fingerprint.js';
-import { circuitEventOf, PlatformHttp, SingleFlight } from '../http/index.js';
+import { circuitEventOf, PlatformHttp, SingleFlight, takesAbortable } from '../http/index.js';
 import type { Abortable, CallContext, CircuitEvent, HttpLoad } from '../http/index.js';
 import { ApiTokenProvider } from '../provider/index.js';
 import type { GameUser } from '../types.js';
@@ -35,9 +35,11 @@ export interface VerifyOptions {
   /**
    * The request's signal: abort it when the player's connection closes. A
    * verification nobody waits for any more is dropped from the queue (or
-   * stopped in flight) and costs no platform call.
+   * stopped in flight) and costs no platform call. An `AbortSignal`, or any
+   * object with `aborted` and `addEventListener`/`removeEventListener` for
+   * `'abort'`.
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | Abortable | undefined;
 }
 
 /** The events a {@link PlatformClient} emits, each with its payload. */
@@ -101,6 +103,8 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     this.#fleet = clientFleet(this.config, options, (event) => this.emit('session-end', event));
     this.#refused = new RefusalCache(this.config.invalidTokenCacheMs, this.config.monotonic);
     this.#requests = new PlatformRequests(this.config);
+    // Any Abortable will do as a verification's signal (the adapters' light one included).
+    takesAbortable(this);
   }
 
   /**

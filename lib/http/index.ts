@@ -14,3 +14,4 @@ export type { CircuitState, CircuitEvent, CircuitPermit, CallVerdict } from './c
 export { circuitEventOf } from './circuit-breaker.js';
 export { abortedError, isAbortedError, CALLER_GONE } from './aborted.js';
 export { SingleFlight } from './single-flight.js';
+export { acceptsAbortable, asAbortSignal, takesAbortable } from './signal-bridge.js';

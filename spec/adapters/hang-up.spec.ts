@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { abortOnHangUp } from '../../lib/adapters/hang-up.js';
 import { CALLER_GONE } from '../../lib/http/aborted.js';
+import { DeadlineSignal } from '../../lib/http/deadline-signal.js';
+import { asAbortSignal } from '../../lib/http/signal-bridge.js';
 
 class FakeResponse extends EventEmitter {
   writableEnded = false;
@@ -17,12 +19,21 @@ describe('abortOnHangUp', () => {
     expect(abortOnHangUp(res)).toBeUndefined();
   });
 
-  it('aborts with the caller-gone reason when the client hangs up before the answer', () => {
+  it('aborts when the client hangs up before the answer, and so does the AbortSignal a verifier of its own gets', () => {
     const res = new FakeResponse();
     const watch = abortOnHangUp(res)!;
+    const forVerifier = asAbortSignal(watch.signal);
     res.emit('close');
     expect(watch.signal.aborted).toBe(true);
-    expect(watch.signal.reason).toBe(CALLER_GONE);
+    expect([forVerifier.aborted, forVerifier.reason]).toEqual([true, CALLER_GONE]);
+  });
+
+  it('bridges a light signal already aborted, and hands an AbortSignal over as it is', () => {
+    const gone = new DeadlineSignal(Infinity);
+    gone.abort('caller');
+    expect([asAbortSignal(gone).aborted, asAbortSignal(gone).reason]).toEqual([true, CALLER_GONE]);
+    const real = new AbortController().signal;
+    expect(asAbortSignal(real)).toBe(real);
   });
 
   it('does not abort when the response was already answered, or once stopped', () => {
