@@ -1,14 +1,14 @@
 import { DeadlineSignal } from '../http/deadline-signal.js';
-import type { Abortable } from '../http/deadline-signal.js';
 
 /** A watch on one response: `signal` aborts when the client hangs up first. */
 export interface HangUpWatch {
   /**
-   * The package's light signal (no timer, no EventTarget): the package's own
-   * client takes it as it is; a verifier of the application's own gets an
-   * `AbortSignal` that follows it.
+   * The package's light signal (a timer-less `DeadlineSignal`: no
+   * EventTarget), typed as the `AbortSignal` the authenticator's options
+   * take: the authenticator hands it as it is only to the package's own
+   * client, and any other verifier a real `AbortSignal` that follows it.
    */
-  readonly signal: Abortable;
+  readonly signal: AbortSignal;
   /** Stops watching (call it once the authentication settled). */
   stop(): void;
 }
@@ -40,5 +40,5 @@ export function abortOnHangUp(res: unknown): HangUpWatch | undefined {
   };
   // `on` rather than `once`: no wrapper for the emitter to build and search; `stop` removes it.
   out.on('close', onClose);
-  return { signal, stop: () => out.off!('close', onClose) };
+  return { signal: signal as unknown as AbortSignal, stop: () => out.off!('close', onClose) };
 }

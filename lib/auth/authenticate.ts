@@ -6,18 +6,12 @@ import { findBearerToken } from './extract-token.js';
 import { resolveAuthenticateOptions, type ResolvedAuthenticateOptions } from './resolve-options.js';
 import type { AuthenticateOptions, AuthRequest, TokenSource, UserTokenVerifier } from './types.js';
 import { toPlatformError } from './unexpected-error.js';
-import { acceptsAbortable, asAbortSignal } from '../http/signal-bridge.js';
-import type { Abortable } from '../http/deadline-signal.js';
+import { acceptsAbortable, bridgeSignal } from '../http/signal-bridge.js';
 
 /** Per-request options of an {@link Authenticator} call. */
 export interface AuthenticateCallOptions {
-  /**
-   * Abort when nobody waits for the answer any more: an `AbortSignal`, or
-   * any object with `aborted` and `addEventListener`/`removeEventListener`
-   * for `'abort'`. The package's `PlatformClient` takes it as it is; a
-   * verifier of your own gets an `AbortSignal` that follows it.
-   */
-  signal?: AbortSignal | Abortable | undefined;
+  /** Abort when nobody waits for the answer any more; handed to the platform client. */
+  signal?: AbortSignal | undefined;
 }
 
 /** Where a bare token came from, for {@link Authenticator.token}. */
@@ -109,17 +103,21 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
     return new PlatformError({ kind: 'configuration', realm, message: 'The authorize hook returned something other than true, false or nothing; see the server log.' });
   }
 
-  async function complete(token: string, source: TokenSource, req: R, given: AbortSignal | Abortable | undefined): Promise<GameUser & U> {
+  async function complete(token: string, source: TokenSource, req: R, given: AbortSignal | undefined): Promise<GameUser & U> {
     let verified: GameUser;
+    // The adapters hand over the package's light hang-up signal (see adapters/hang-up.ts): the
+    // package's client takes it as it is, any other verifier gets a real AbortSignal following it.
+    const bridge = given === undefined || lightSignals || given instanceof AbortSignal ? undefined : bridgeSignal(given);
+    const signal = bridge === undefined ? given : bridge.signal;
     try {
-      // Typed as the verifier interface's AbortSignal: only the package's own client is handed a light one.
-      const signal = (given === undefined || lightSignals ? given : asAbortSignal(given)) as AbortSignal | undefined;
       // Method calls keep `this` bound to the client; the options bag only when there is a signal.
       verified = source === 'cookie'
         ? await (signal === undefined ? client.verifyWebToken!(token) : client.verifyWebToken!(token, { signal }))
         : await (signal === undefined ? client.verifyUserToken(token) : client.verifyUserToken(token, { signal }));
     } catch (err) {
       throw reject(err, 'token verifier');
+    } finally {
+      bridge?.release();
     }
     const { memberNo, guid } = (verified ?? {}) as Partial<Record<keyof GameUser, unknown>>;
     if (typeof memberNo !== 'string' || (guid !== null && typeof guid !== 'string')) {

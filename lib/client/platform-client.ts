@@ -35,11 +35,9 @@ export interface VerifyOptions {
   /**
    * The request's signal: abort it when the player's connection closes. A
    * verification nobody waits for any more is dropped from the queue (or
-   * stopped in flight) and costs no platform call. An `AbortSignal`, or any
-   * object with `aborted` and `addEventListener`/`removeEventListener` for
-   * `'abort'`.
+   * stopped in flight) and costs no platform call.
    */
-  signal?: AbortSignal | Abortable | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** The events a {@link PlatformClient} emits, each with its payload. */
@@ -103,8 +101,9 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     this.#fleet = clientFleet(this.config, options, (event) => this.emit('session-end', event));
     this.#refused = new RefusalCache(this.config.invalidTokenCacheMs, this.config.monotonic);
     this.#requests = new PlatformRequests(this.config);
-    // Any Abortable will do as a verification's signal (the adapters' light one included).
-    takesAbortable(this);
+    // Its verifications take the adapters' light hang-up signal as it is. Not a subclass's: an
+    // override may hand its signal to an API that needs a real AbortSignal.
+    if (new.target === PlatformClient) takesAbortable(this);
   }
 
   /**
@@ -282,16 +281,17 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   #verifyUntraced(kind: TokenKind, token: string, signal: Abortable | undefined): Promise<GameUser> {
     const { cache, revocations } = this.#fleet;
     if (cache.enabled || !revocations.holdsNone || !this.#refused.empty) return this.#verifyCached(kind, token, signal, undefined);
+    // Every failure a rejection, as from an async function (a signal that is not one included).
     try {
       // The authenticator's rule, one comparison when it has just checked this token.
       checkTokenSyntax(token);
       if (this.#closed) throw errorForTransportFault('closed', kind);
+      const key = this.#workKey(kind, token, undefined);
+      return this.#flights.run(key, (context) => this.#verify(key, kind, token, undefined, context), signal)
+        .then((user) => this.#handOut(kind, token, undefined, user));
     } catch (error) {
       return Promise.reject(error);
     }
-    const key = this.#workKey(kind, token, undefined);
-    return this.#flights.run(key, (context) => this.#verify(key, kind, token, undefined, context), signal)
-      .then((user) => this.#handOut(kind, token, undefined, user));
   }
 
   /** A verified user for one caller: its own copy, unless the token was revoked here meanwhile. */

@@ -14,4 +14,5 @@ export type { CircuitState, CircuitEvent, CircuitPermit, CallVerdict } from './c
 export { circuitEventOf } from './circuit-breaker.js';
 export { abortedError, isAbortedError, CALLER_GONE } from './aborted.js';
 export { SingleFlight } from './single-flight.js';
-export { acceptsAbortable, asAbortSignal, takesAbortable } from './signal-bridge.js';
+export { acceptsAbortable, bridgeSignal, takesAbortable } from './signal-bridge.js';
+export type { SignalBridge } from './signal-bridge.js';

@@ -56,17 +56,20 @@ export class SingleFlight<T> {
 
   run(key: string, work: (context: CallContext) => Promise<T>, signal?: Abortable): Promise<T> {
     if (signal?.aborted === true) return Promise.reject(abortedError(this.endpoint(key)));
-    const flight = this.#flights.get(key) ?? this.#start(key, work, signal !== undefined);
+    let flight = this.#flights.get(key);
     if (signal === undefined) {
+      flight ??= this.#start(key, work, false);
       flight.pinned = true;
       return flight.promise;
     }
     // The caller's own promise, settled by the flight's end with the engine's resolvers: the one
-    // closure per caller is its abort listener.
+    // closure per caller is its abort listener. It listens before any work starts: a signal that
+    // cannot take a listener throws here, with no platform call made for it.
     const { promise, resolve, reject } = Promise.withResolvers<T>();
-    const waiter: Waiter<T> = { resolve, reject, signal, onAbort: () => this.#leave(key, flight, waiter) };
-    flight.waiters.add(waiter);
+    const waiter: Waiter<T> = { resolve, reject, signal, onAbort: () => this.#leave(key, flight!, waiter) };
     signal.addEventListener('abort', waiter.onAbort, ONCE);
+    flight ??= this.#start(key, work, true);
+    flight.waiters.add(waiter);
     return promise;
   }
 
@@ -90,9 +93,13 @@ export class SingleFlight<T> {
     flight.signal?.dispose();
     if (this.#flights.get(key) === flight) this.#flights.delete(key);
     for (const waiter of flight.waiters) {
-      waiter.signal.removeEventListener('abort', waiter.onAbort);
       if (failed) waiter.reject(outcome);
       else waiter.resolve(outcome as T);
+      try {
+        waiter.signal.removeEventListener('abort', waiter.onAbort);
+      } catch {
+        // A caller's signal that cannot drop a listener must not leave the other callers waiting.
+      }
     }
     flight.waiters.clear();
   }

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { abortOnHangUp } from '../../lib/adapters/hang-up.js';
 import { CALLER_GONE } from '../../lib/http/aborted.js';
 import { DeadlineSignal } from '../../lib/http/deadline-signal.js';
-import { asAbortSignal } from '../../lib/http/signal-bridge.js';
+import { bridgeSignal } from '../../lib/http/signal-bridge.js';
 
 class FakeResponse extends EventEmitter {
   writableEnded = false;
@@ -22,18 +22,24 @@ describe('abortOnHangUp', () => {
   it('aborts when the client hangs up before the answer, and so does the AbortSignal a verifier of its own gets', () => {
     const res = new FakeResponse();
     const watch = abortOnHangUp(res)!;
-    const forVerifier = asAbortSignal(watch.signal);
+    const forVerifier = bridgeSignal(watch.signal).signal;
     res.emit('close');
     expect(watch.signal.aborted).toBe(true);
     expect([forVerifier.aborted, forVerifier.reason]).toEqual([true, CALLER_GONE]);
   });
 
-  it('bridges a light signal already aborted, and hands an AbortSignal over as it is', () => {
+  it('bridges a light signal already aborted, and leaves nothing on a signal once released', () => {
     const gone = new DeadlineSignal(Infinity);
     gone.abort('caller');
-    expect([asAbortSignal(gone).aborted, asAbortSignal(gone).reason]).toEqual([true, CALLER_GONE]);
-    const real = new AbortController().signal;
-    expect(asAbortSignal(real)).toBe(real);
+    const bridged = bridgeSignal(gone).signal;
+    expect([bridged.aborted, bridged.reason]).toEqual([true, CALLER_GONE]);
+    // A long-lived signal: a released bridge no longer follows it.
+    const living = new DeadlineSignal(Infinity);
+    const released = bridgeSignal(living);
+    released.release();
+    const kept = bridgeSignal(living);
+    living.abort('caller');
+    expect([released.signal.aborted, kept.signal.aborted]).toEqual([false, true]);
   });
 
   it('does not abort when the response was already answered, or once stopped', () => {
