@@ -84,7 +84,6 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
   resolved: ResolvedAuthenticateOptions<U, R>,
 ): Authenticator<U, R> {
   const { client, realm, logger, mapUser, authorize, tokenFrom, allowedOrigins } = resolved;
-  // The package's client takes the adapters' light signal as it is; any other verifier gets an AbortSignal.
   const lightSignals = acceptsAbortable(client);
   let reportedBadAnswer = false;
 

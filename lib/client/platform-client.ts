@@ -165,18 +165,17 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   }
 
   /**
-   * Voids the token's verifications in flight (none of them stores its
-   * result, no later caller joins them) and drops its cached results.
-   * Without a cache there is nothing to store: later callers only start afresh.
+   * Voids the token's verifications in flight: no later caller joins them
+   * (their flights are detached) and, with a cache, none of them stores its
+   * result (the cache's generation) and its cached results are dropped.
    */
   #forget(token: string, digest: string): Promise<unknown> {
+    const e2 = this.#workKey('E2', token, digest);
+    const web = this.#workKey('web', token, digest);
+    this.#flights.detach(e2);
+    this.#flights.detach(web);
     const { cache } = this.#fleet;
-    if (!cache.enabled) {
-      this.#flights.detach(this.#workKey('E2', token, digest));
-      this.#flights.detach(this.#workKey('web', token, digest));
-      return Promise.resolve();
-    }
-    return Promise.all([cache.forget(this.#workKey('E2', token, digest)), cache.forget(this.#workKey('web', token, digest))]);
+    return cache.enabled ? Promise.all([cache.forget(e2), cache.forget(web)]) : Promise.resolve();
   }
 
   /**
@@ -285,7 +284,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     try {
       // The authenticator's rule, one comparison when it has just checked this token.
       checkTokenSyntax(token);
-      if (this.#closed) throw errorForTransportFault('closed', kind);
+      this.#assertOpen(kind);
       const key = this.#workKey(kind, token, undefined);
       return this.#flights.run(key, (context) => this.#verify(key, kind, token, undefined, context), signal)
         .then((user) => this.#handOut(kind, token, undefined, user));
@@ -303,7 +302,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   async #verifyCached(kind: TokenKind, token: string, signal: Abortable | undefined, message: VerifyMessage | undefined, known?: string): Promise<GameUser> {
     // The authenticator's rule, one comparison when it has just checked this token.
     checkTokenSyntax(token);
-    if (this.#closed) throw errorForTransportFault('closed', kind);
+    this.#assertOpen(kind);
     const { cache, revocations } = this.#fleet;
     // The digest names the token wherever something is kept or shared (the cache, revocations,
     // refusals): it is computed only when one of them holds something or could.
@@ -328,11 +327,8 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
       if (this.heard('call')) this.tell('call', { endpoint: kind, outcome: 'rejected', code: refused, kind: 'invalid_token', durationMs: 0, attempts: 0, cached: true } satisfies CallMessage);
       throw errorForPlatformCode(refused, kind);
     }
-    // A forget or revocation starts a new generation: later callers never join a verification begun
-    // before it (without a cache, it detaches the flight itself).
-    const generation = cache.enabled ? cache.generation(key) : 0;
-    const flightKey = generation === 0 ? key : `${key}~${generation}`;
-    return this.#handOut(kind, token, digest, await this.#flights.run(flightKey, (context) => this.#verify(key, kind, token, digest, context), signal));
+    // A forget or revocation detaches the flight: later callers never join a verification begun before it.
+    return this.#handOut(kind, token, digest, await this.#flights.run(key, (context) => this.#verify(key, kind, token, digest, context), signal));
   }
 
   async #verify(key: string, kind: TokenKind, token: string, digest: string | undefined, context: CallContext): Promise<GameUser> {

@@ -259,12 +259,12 @@ export class Transport {
       refused.cancel(this.#closed ? 'ERR_CANCELED' : 'ERR_BAD_REQUEST');
       return refused;
     }
-    const client = this.#idle.shift() ?? this.#open();
-    const exchange = new Exchange(wait, timed, this, client);
     if (req.path !== this.#lastPath) {
       this.#lastPath = req.path;
       this.#lastTarget = `${this.#basePath}/${req.path.replace(/^\/+/, '')}`;
     }
+    const client = this.#idle.shift() ?? this.#open();
+    const exchange = new Exchange(wait, timed, this, client);
     const query = req.query === undefined ? '' : `?${new URLSearchParams(req.query).toString()}`;
     if (req.headers !== this.#lastHeaders) {
       this.#lastHeaders = req.headers;

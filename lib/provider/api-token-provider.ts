@@ -107,8 +107,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
     // The held token, the common case, without a promise of its own.
     const first = this.heldToken() ?? await this.getToken(options);
     if (options.trace !== undefined) options.trace.apiToken = first;
-    const settled = this.settle(first, await attempt(first), attempt, options);
-    return settled instanceof Promise ? await settled : settled;
+    return this.settle(first, await attempt(first), attempt, options);
   }
 
   /**
@@ -202,8 +201,9 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
   }
 
   #answered<T extends TokenReply>(reply: T, options: WithTokenOptions<T>): T {
+    if (options.accepted === undefined) this.answered(reply);
     // The platform took our token: whatever we believed about our side is over.
-    if (options.accepted === undefined ? reply.code === PlatformCode.SUCCESS : options.accepted(reply)) this.#refusal = undefined;
+    else if (options.accepted(reply)) this.#refusal = undefined;
     return reply;
   }
 

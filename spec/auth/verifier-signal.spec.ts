@@ -28,7 +28,7 @@ async function signalSeenBy(client: PlatformClient, seen: { signal?: AbortSignal
 describe('the signal a verifier receives from the authenticator', () => {
   const config = { baseUrl: 'http://127.0.0.1:9', clientId: 'c', clientSecret: 's', gameId: DEMO.gameId };
 
-  it('is a real AbortSignal, following the hang-up, for a subclass that overrides verifyUserToken', async () => {
+  it('is a real AbortSignal for a subclass that overrides verifyUserToken, no longer following the hang-up once verified', async () => {
     const seen: { signal?: AbortSignal | undefined } = {};
     class Wrapped extends PlatformClient {
       override verifyUserToken(_token: string, options: VerifyCallOptions = {}): Promise<GameUser> {
