@@ -29,6 +29,14 @@ const CASES: Case[] = [
   { name: 'a POST from an allowed origin', headers: { Origin: 'https://events.example.com', 'Sec-Fetch-Site': 'cross-site' }, status: 200 },
   { name: 'a POST from a client that is not a browser (no Origin, no Sec-Fetch-Site)', headers: {}, status: 200 },
   { name: 'a cross-site GET (safe method)', method: 'get', headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }, status: 200 },
+  // Same origin is scheme, host and port: the browser's own "cross-site" or "same-site" wins over a host that matches.
+  { name: 'a POST the browser calls cross-site, whose Origin names the app\'s host', headers: { Origin: 'http://game.example', 'Sec-Fetch-Site': 'cross-site' }, status: 403 },
+  { name: 'a same-site POST from the app\'s host on another scheme', headers: { Origin: 'https://game.example', 'Sec-Fetch-Site': 'same-site' }, status: 403 },
+  { name: 'a POST whose Origin is the app\'s host on another scheme (no Sec-Fetch-Site)', headers: { Origin: 'https://game.example' }, status: 403 },
+  { name: 'a POST whose Origin is the app\'s host on another port (no Sec-Fetch-Site)', headers: { Origin: 'http://game.example:8080' }, status: 403 },
+  { name: 'a cross-site POST from an allowed host on another scheme', headers: { Origin: 'http://events.example.com', 'Sec-Fetch-Site': 'cross-site' }, status: 403 },
+  { name: 'a same-site POST from an allowed origin', headers: { Origin: 'https://events.example.com', 'Sec-Fetch-Site': 'same-site' }, status: 200 },
+  { name: 'a POST whose Origin is the app\'s own with an explicit default port', headers: { Origin: 'http://game.example:80' }, status: 200 },
 ];
 
 describe.each(EXPRESS_VERSIONS)('%s', (_version, expressFn) => {
@@ -68,7 +76,8 @@ describe('cookie tokens on a WebSocket upgrade (cross-site WebSocket hijacking)'
 
   it.each<[string, string | undefined, number | 'ok']>([
     ['another site', 'https://evil.example', 403],
-    ['the app itself', 'https://game.example', 'ok'],
+    ['the app itself', 'http://game.example', 'ok'],
+    ['the app\'s host on another scheme', 'https://game.example', 403],
     ['an allowed origin', 'https://events.example.com', 'ok'],
     ['a client that is not a browser (no Origin)', undefined, 'ok'],
   ])('an upgrade from %s -> %s, through the callable and .token()', async (_name, origin, answer) => {
@@ -79,6 +88,22 @@ describe('cookie tokens on a WebSocket upgrade (cross-site WebSocket hijacking)'
       else await expect(attempt()).rejects.toMatchObject({ status: 403, kind: 'cross_site', action: 'denied' });
     }
     expect(client.calls).toHaveLength(answer === 'ok' ? 2 : 0);
+  });
+});
+
+describe.each(EXPRESS_VERSIONS)('%s behind a TLS proxy (trust proxy)', (_version, expressFn) => {
+  // The app is served on https: what Express's `trust proxy` reads from X-Forwarded-Proto.
+  it.each<[string, Record<string, string>, number]>([
+    ['a cross-site POST whose Origin is the same host on http', { Host: 'events.example.com', Origin: 'http://events.example.com', 'Sec-Fetch-Site': 'cross-site' }, 403],
+    ['a POST from the app\'s own https origin (no Sec-Fetch-Site)', { Host: 'game.example', Origin: 'https://game.example' }, 200],
+    ['a POST from the app\'s host on http (no Sec-Fetch-Site)', { Host: 'game.example', Origin: 'http://game.example' }, 403],
+  ])('%s -> %s, with no write', async (_name, headers, status) => {
+    const client = fakeVerifier();
+    const app = buildApp(expressFn, { mode: 'requireGameUser', auth: { client, tokenFrom: { cookie: 'SUAT' }, allowedOrigins: ['https://events.example.com'] } });
+    app.set('trust proxy', true);
+    const res = await request(app).post('/api/me').set('X-Forwarded-Proto', 'https').set('Cookie', COOKIE).set(headers);
+    expect(res.status).toBe(status);
+    expect(client.calls).toHaveLength(status === 200 ? 1 : 0);
   });
 });
 
