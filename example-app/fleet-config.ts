@@ -4,7 +4,7 @@ import { MAX_CACHE_TTL_MS } from '../lib/config/defaults.js';
 export interface FleetSettings {
   /** `REDIS_URL`; null: nothing is shared between instances. */
   redisUrl: string | null;
-  /** `REDIS_PREFIX`; default `pgp:<game_id>:`. */
+  /** `REDIS_PREFIX`; default `pgp:<environment>:<game_id>:` (environment: live, sandbox or custom). */
   redisPrefix: string;
   /** `VERIFY_CACHE_TTL_MS`; 0 (default): no verification cache. In Redis when REDIS_URL is set. */
   verifyCacheTtlMs: number;
@@ -17,13 +17,18 @@ const read = (env: Env, name: string): string | undefined => {
   return value === undefined || value === '' ? undefined : value;
 };
 
-/** Reads the fleet settings; throws an Error naming the variable to fix. */
-export function loadFleetSettings(env: Env, gameId: string): FleetSettings {
+/**
+ * Reads the fleet settings; throws an Error naming the variable to fix.
+ * `environment` is the platform's (`live`, `sandbox`, or `custom` for any
+ * other base URL, such as an emulator's): the default prefix names it, so a
+ * reader of Redis sees which environment and game a key is for.
+ */
+export function loadFleetSettings(env: Env, gameId: string, environment: string): FleetSettings {
   const url = read(env, 'REDIS_URL');
   if (url !== undefined && !/^rediss?:\/\/[^\s]+$/.test(url)) {
     throw new Error('REDIS_URL must be a redis:// or rediss:// URL.');
   }
-  const prefix = read(env, 'REDIS_PREFIX') ?? `pgp:${gameId}:`;
+  const prefix = read(env, 'REDIS_PREFIX') ?? `pgp:${environment}:${gameId}:`;
   if (prefix.length > 100 || !/^[\x21-\x7e]+$/.test(prefix)) {
     throw new Error('REDIS_PREFIX must be 1 to 100 visible ASCII characters.');
   }

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PlatformClient } from '../lib/index.js';
+import { PlatformClient, resolvePlatformConfig } from '../lib/index.js';
 import type { Emulator } from '../lib/emulator/index.js';
 import { consoleLogger } from './console-logger.js';
 import { createApp } from './create-app.js';
@@ -21,6 +21,7 @@ import { createClient } from 'redis';
 import { createRedisFleet } from '../lib/redis/index.js';
 import type { RedisFleet } from '../lib/redis/index.js';
 import { loadFleetSettings } from './fleet-config.js';
+import type { FleetSettings } from './fleet-config.js';
 import { loadMetricsSettings } from './metrics-config.js';
 import type { MetricsSettings } from './metrics-config.js';
 import { metricsApp } from './routes/metrics.js';
@@ -78,8 +79,9 @@ async function main(): Promise<void> {
   let client: PlatformClient;
   let fleet: RedisFleet | undefined;
   let closeSocketIoAdapter = async (): Promise<void> => {};
+  let shared: FleetSettings;
   try {
-    const shared = loadFleetSettings(process.env, platform.gameId);
+    shared = loadFleetSettings(process.env, platform.gameId, resolvePlatformConfig(platform).environment);
     // REDIS_URL: the verification cache (when VERIFY_CACHE_TTL_MS > 0) and revocations are shared by every instance.
     fleet = shared.redisUrl === null ? undefined : createRedisFleet({ url: shared.redisUrl, prefix: shared.redisPrefix, logger: clientLogger });
     client = new PlatformClient({
@@ -123,7 +125,7 @@ async function main(): Promise<void> {
   if (fleet !== undefined) {
     // Socket.IO broadcasts (io.emit, rooms) reach every instance's sockets through its Redis adapter;
     // ending a member's or a token's connections goes through the client's revocation bus.
-    const pub = createClient({ url: loadFleetSettings(process.env, platform.gameId).redisUrl! });
+    const pub = createClient({ url: shared.redisUrl! });
     const sub = pub.duplicate();
     for (const c of [pub, sub]) c.on('error', () => {});
     realtime.io.adapter(createAdapter(pub, sub));

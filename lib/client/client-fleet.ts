@@ -1,12 +1,14 @@
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import {
-  DEFAULT_STORE_TIMEOUT_MS, MemoryVerificationStore, resolveFleetOptions, Revocations, StoreGuard, VerificationCache,
+  DEFAULT_STORE_TIMEOUT_MS, MemoryVerificationStore, resolveFleetOptions, Revocations, StoreGuard, tenantScope, VerificationCache,
 } from '../store/index.js';
 import type { FleetOptions, SessionEndEvent, VerificationStoreHealth } from '../store/index.js';
 import type { HealthExtras } from './client-health.js';
 
 /** The client's cache, revocations and their health, built from its options. */
 export interface ClientFleet {
+  /** The tenant scope (platform base URL and game id) of everything this client keeps or shares. */
+  scope: string;
   cache: VerificationCache;
   revocations: Revocations;
   health(): VerificationStoreHealth;
@@ -25,9 +27,11 @@ export function clientFleet(
     : store ?? new MemoryVerificationStore({ maxEntries: config.cache.maxEntries, clock: config.monotonic });
   const guard = store === undefined && cacheStore === undefined ? undefined : new StoreGuard((store ?? cacheStore)!, storeTimeoutMs, config.logger);
   const shared = guard !== undefined && guard.store.shared === true ? guard : undefined;
-  const cache = new VerificationCache(cacheStore === undefined ? undefined : guard, config.cache?.ttlMs ?? 0, () => config.clock.now());
-  const revocations = new Revocations(shared, bus, config.monotonic, config.logger, onEnd);
+  const scope = tenantScope(config.baseUrl, config.gameId);
+  const cache = new VerificationCache(cacheStore === undefined ? undefined : guard, config.cache?.ttlMs ?? 0, () => config.clock.now(), scope);
+  const revocations = new Revocations(shared, bus, config.monotonic, config.logger, onEnd, scope);
   return {
+    scope,
     cache,
     revocations,
     sharedState(): HealthExtras {

@@ -198,6 +198,16 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     await this.#fleet.revocations.endMember(String(memberNo), reason);
   }
 
+  /**
+   * The tenant scope of everything this client keeps in a store or sends on
+   * a bus: 16 hex digits derived from its platform (base URL) and game id.
+   * Store keys start with it (after a store's own prefix), so two games, or
+   * Live and Sandbox, sharing a store never read each other's entries.
+   */
+  get tenantScope(): string {
+    return this.#fleet.scope;
+  }
+
   /** The verification store's and the revocation bus's state, for readiness checks (no keys, no values). */
   get storeHealth(): VerificationStoreHealth {
     return this.#fleet.health();

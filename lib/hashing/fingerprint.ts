@@ -16,7 +16,14 @@ export function fingerprint(secret: string): string {
   return crypto.hash('sha256', secret, 'hex').slice(0, 8);
 }
 
-/** Full SHA-256 (hex) of a token: the key of caches and single-flight maps. */
+/**
+ * Full SHA-256 (hex) of a token: the key of caches and single-flight maps,
+ * and the only form of a token a shared store or bus ever holds. Unkeyed on
+ * purpose, so instances and releases agree on it: the platform's user and
+ * web tokens are long random bearer strings, so the digest cannot be
+ * reversed or guessed, and only tells a reader who already holds a token
+ * whether it was cached or revoked.
+ */
 export function tokenKey(token: string): string {
   return crypto.hash('sha256', token, 'hex');
 }

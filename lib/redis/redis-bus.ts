@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { LazyLru, parseSessionEnd } from '../store/index.js';
-import type { RevocationBus, SessionEndEvent } from '../store/index.js';
+import { LazyLru, parseSessionEnd, SCOPE_ID } from '../store/index.js';
+import type { RevocationBus, SessionEndEvent, SubscribeOptions } from '../store/index.js';
 import { checkPrefix } from './redis-like.js';
 import type { RedisClientLike, RedisSubscriberLike } from './redis-like.js';
 import { idAfter, readLogEntries, serverTimeMs } from './end-log.js';
@@ -13,6 +13,8 @@ export const END_LOG_MAX_ENTRIES = 10_000;
 export const CATCH_UP_RETRY_MS = 250;
 /** Longest message read from the channel or the log; ours are a few hundred bytes. */
 const MAX_MESSAGE_CHARS = 2048;
+/** The lane of the previous release's unscoped channel and log. */
+const UNSCOPED = '';
 
 /** What a bus has done since it started (tests, dashboards). */
 export interface BusStats {
@@ -22,28 +24,60 @@ export interface BusStats {
   catchUps: number;
 }
 
-/**
- * A {@link RevocationBus} on Redis: each event goes on pub/sub (channel
- * `prefix + 'session-end'`) for the instances listening now, and into a short
- * log (a stream, `prefix + 'session-end-log'`, capped at
- * {@link END_LOG_MAX_ENTRIES} and expiring {@link END_LOG_WINDOW_MS} after its
- * last event) for those that are not. Messages carry a token's digest or a
- * member_no, a reason, the sending instance's random id (an instance ignores
- * its own) and an event id (each event is delivered once). The subscriber is a
- * separate connection (`client.duplicate()`), resubscribed by node-redis after
- * a reconnection; each time it is back, the bus reads the log from where it
- * lost the channel and delivers what it missed.
- */
-export class RedisRevocationBus implements RevocationBus {
+/** Options of {@link RedisRevocationBus}. */
+export interface RedisBusOptions {
+  /** Prefix of every key and channel, e.g. `pgp:live:MYGAME:`. */
+  prefix: string;
+  /**
+   * Also carry events on the previous release's unscoped channel and log, so
+   * that instances of both releases honour each other's revocations and
+   * session ends while a rolling upgrade runs. Default `true`; set `false`
+   * once every instance runs this release.
+   */
+  rollingUpgrade?: boolean;
+}
+
+/** One channel and its log: a tenant scope's, or the previous release's unscoped one. */
+interface Lane {
   readonly channel: string;
   readonly logKey: string;
+  readonly onMessage: (message: string) => void;
+  subscribed: Promise<unknown> | undefined;
+  /** The log entry id (Redis time) from which a catch-up reads; undefined: the whole window. */
+  cursor: string | undefined;
+}
+
+/** The channel and log names of a scope: under a hash tag, so both live on one Redis Cluster slot. */
+export function laneNames(prefix: string, scope: string): { channel: string; logKey: string } {
+  const base = scope === UNSCOPED ? prefix : `${prefix}{${scope}}:`;
+  return { channel: `${base}session-end`, logKey: `${base}session-end-log` };
+}
+
+/**
+ * A {@link RevocationBus} on Redis. Each tenant scope (a platform and a game)
+ * has its own channel, `prefix + '{' + scope + '}:session-end'`, for the
+ * instances listening now, and its own short log (a stream,
+ * `prefix + '{' + scope + '}:session-end-log'`, capped at
+ * {@link END_LOG_MAX_ENTRIES} and expiring {@link END_LOG_WINDOW_MS} after its
+ * last event) for those that are not. Messages carry a token's digest or a
+ * member_no, a reason, the scope, the sending instance's random id (an
+ * instance ignores its own) and an event id (each event is delivered once).
+ * The subscriber is a separate connection (`client.duplicate()`),
+ * resubscribed by node-redis after a reconnection; each time it is back, the
+ * bus reads the logs from where it lost the channels and delivers what it
+ * missed. With `rollingUpgrade` (the default), events also go on the previous
+ * release's unscoped channel and log, and unscoped events from instances of
+ * that release are delivered.
+ */
+export class RedisRevocationBus implements RevocationBus {
+  readonly prefix: string;
+  readonly rollingUpgrade: boolean;
   readonly #origin = randomUUID();
-  readonly #listeners = new Set<(event: SessionEndEvent) => void>();
+  readonly #lanes = new Map<string, Lane>();
+  /** Listeners by the scope they subscribed with (UNSCOPED: none given). */
+  readonly #listeners = new Map<string, Set<(event: SessionEndEvent) => void>>();
   readonly #seen = new LazyLru<string, true>({ max: END_LOG_MAX_ENTRIES * 2, ttl: END_LOG_WINDOW_MS + 60_000, ttlAutopurge: false });
   readonly #stats: BusStats = { caughtUp: 0, catchUps: 0 };
-  #subscribed: Promise<unknown> | undefined;
-  /** The log entry id (Redis time) from which a catch-up reads; undefined: the whole window. */
-  #cursor: string | undefined;
   /** True once the first subscription is in place: later `ready` events are reconnections. */
   #live = false;
   /** Catch-ups asked for (one per reconnection) and done: a reconnection during a catch-up asks for another. */
@@ -56,11 +90,10 @@ export class RedisRevocationBus implements RevocationBus {
   constructor(
     private readonly publisher: RedisClientLike,
     private readonly subscriber: RedisSubscriberLike,
-    options: { prefix: string },
+    options: RedisBusOptions,
   ) {
-    const prefix = checkPrefix(options?.prefix);
-    this.channel = `${prefix}session-end`;
-    this.logKey = `${prefix}session-end-log`;
+    this.prefix = checkPrefix(options?.prefix);
+    this.rollingUpgrade = options.rollingUpgrade ?? true;
     // node-redis resubscribes before it reports `ready`: the log read after it misses nothing.
     subscriber.on?.('ready', () => {
       if (!this.#live) return;
@@ -72,38 +105,80 @@ export class RedisRevocationBus implements RevocationBus {
     });
   }
 
-  /** Sends an event: into the log, then on the channel; rejects when the channel did not take it (the caller resends). */
+  /** The unscoped channel (the previous release's). */
+  get channel(): string {
+    return laneNames(this.prefix, UNSCOPED).channel;
+  }
+
+  /** The unscoped log key (the previous release's). */
+  get logKey(): string {
+    return laneNames(this.prefix, UNSCOPED).logKey;
+  }
+
+  /**
+   * Sends an event: into its scope's log, then on its scope's channel (and,
+   * with `rollingUpgrade`, the unscoped ones too); rejects when its channel
+   * did not take it (the caller resends).
+   */
   async publish(event: SessionEndEvent): Promise<unknown> {
+    const scope = checkScope(event.scope);
     const text = JSON.stringify({ ...event, origin: this.#origin, id: randomUUID() });
-    const [, , published] = await Promise.allSettled([
-      this.publisher.sendCommand(['XADD', this.logKey, 'MAXLEN', '~', String(END_LOG_MAX_ENTRIES), '*', 'e', text]),
-      this.publisher.sendCommand(['PEXPIRE', this.logKey, String(END_LOG_WINDOW_MS)]),
-      this.publisher.publish(this.channel, text),
-    ]);
+    const lanes = scope !== UNSCOPED && this.rollingUpgrade ? [scope, UNSCOPED] : [scope];
+    const sent = await Promise.allSettled(lanes.flatMap((lane) => this.#send(lane, text)));
+    // The scope's own channel is what its instances listen on now: it must have taken the event.
+    const published = sent[2]!;
     if (published.status === 'rejected') throw published.reason;
     return published.value;
   }
 
-  subscribe(listener: (event: SessionEndEvent) => void): () => void {
-    this.#listeners.add(listener);
-    this.#subscribed ??= this.subscriber.subscribe(this.channel, this.#onMessage).then(
-      () => this.#begin(),
+  #send(scope: string, text: string): Promise<unknown>[] {
+    const { channel, logKey } = laneNames(this.prefix, scope);
+    return [
+      this.publisher.sendCommand(['XADD', logKey, 'MAXLEN', '~', String(END_LOG_MAX_ENTRIES), '*', 'e', text]),
+      this.publisher.sendCommand(['PEXPIRE', logKey, String(END_LOG_WINDOW_MS)]),
+      this.publisher.publish(channel, text),
+    ];
+  }
+
+  /**
+   * Delivers other instances' events of `options.scope` (and, with
+   * `rollingUpgrade`, the previous release's unscoped ones); without a
+   * scope, every event on the unscoped channel, as the previous release did.
+   */
+  subscribe(listener: (event: SessionEndEvent) => void, options?: SubscribeOptions): () => void {
+    const scope = checkScope(options?.scope);
+    let listeners = this.#listeners.get(scope);
+    if (listeners === undefined) this.#listeners.set(scope, listeners = new Set());
+    listeners.add(listener);
+    for (const lane of scope !== UNSCOPED && this.rollingUpgrade ? [scope, UNSCOPED] : [scope]) this.#listen(lane);
+    return () => {
+      listeners.delete(listener);
+    };
+  }
+
+  #listen(scope: string): void {
+    let lane = this.#lanes.get(scope);
+    if (lane === undefined) {
+      const names = laneNames(this.prefix, scope);
+      lane = { ...names, onMessage: (message) => void this.#deliver(scope, message), subscribed: undefined, cursor: undefined };
+      this.#lanes.set(scope, lane);
+    }
+    const it = lane;
+    it.subscribed ??= this.subscriber.subscribe(it.channel, it.onMessage).then(
+      () => this.#begin(it),
       () => {
-        this.#subscribed = undefined;
+        it.subscribed = undefined;
       },
     );
-    return () => {
-      this.#listeners.delete(listener);
-    };
   }
 
   onReady(listener: () => void): void {
     this.publisher.on?.('ready', listener);
   }
 
-  /** Resolves once the subscription is in place (tests, start-up). */
+  /** Resolves once the subscriptions are in place (tests, start-up). */
   async ready(): Promise<void> {
-    await this.#subscribed;
+    for (const lane of this.#lanes.values()) await lane.subscribed;
   }
 
   /** Resolves once no catch-up is waiting (tests): at once when none was needed. */
@@ -126,11 +201,11 @@ export class RedisRevocationBus implements RevocationBus {
     clearTimeout(this.#retry);
   }
 
-  // The first subscription: from now on, what the channel misses is read from the log.
-  async #begin(): Promise<void> {
+  // A lane's first subscription: from now on, what its channel misses is read from its log.
+  async #begin(lane: Lane): Promise<void> {
     this.#live = true;
     try {
-      this.#cursor = `${await serverTimeMs(this.publisher)}-0`;
+      lane.cursor ??= `${await serverTimeMs(this.publisher)}-0`;
     } catch {
       // Redis time unknown: a catch-up then reads the whole window.
     }
@@ -143,11 +218,13 @@ export class RedisRevocationBus implements RevocationBus {
     try {
       const now = await serverTimeMs(this.publisher);
       const floor = `${now - END_LOG_WINDOW_MS}-0`;
-      const start = this.#cursor !== undefined && idAfter(this.#cursor, floor) ? this.#cursor : floor;
-      const entries = await readLogEntries(this.publisher, this.logKey, start, END_LOG_MAX_ENTRIES);
-      for (const { id, text } of entries) {
-        this.#cursor = id;
-        if (this.#deliver(text)) this.#stats.caughtUp += 1;
+      for (const [scope, lane] of this.#lanes) {
+        const start = lane.cursor !== undefined && idAfter(lane.cursor, floor) ? lane.cursor : floor;
+        const entries = await readLogEntries(this.publisher, lane.logKey, start, END_LOG_MAX_ENTRIES);
+        for (const { id, text } of entries) {
+          lane.cursor = id;
+          if (this.#deliver(scope, text)) this.#stats.caughtUp += 1;
+        }
       }
       this.#stats.catchUps += 1;
       this.#done = target;
@@ -162,12 +239,15 @@ export class RedisRevocationBus implements RevocationBus {
     if (this.#asked > this.#done && this.#done === target && !this.#closed) void this.#catchUp();
   }
 
-  readonly #onMessage = (message: string): void => {
-    this.#deliver(message);
-  };
-
-  /** Hands a message to the listeners unless it is ours, malformed or already delivered; true when delivered. */
-  #deliver(message: unknown): boolean {
+  /**
+   * Hands a message read on `lane` to the listeners it is for, unless it is
+   * ours, malformed or already delivered from that lane; true when delivered.
+   * A scope's lane carries only that scope's events. The unscoped lane goes
+   * to unscoped listeners whole, and to scoped ones only for events with no
+   * scope (the previous release's): a scoped event there is a copy of one on
+   * its own lane.
+   */
+  #deliver(lane: string, message: unknown): boolean {
     if (typeof message !== 'string' || message.length > MAX_MESSAGE_CHARS) return false;
     let parsed: unknown;
     try {
@@ -178,13 +258,32 @@ export class RedisRevocationBus implements RevocationBus {
     if (parsed === null || typeof parsed !== 'object') return false;
     const { origin, id } = parsed as { origin?: unknown; id?: unknown };
     if (origin === this.#origin) return false;
-    if (typeof id === 'string' && id.length <= 64) {
-      if (this.#seen.has(id)) return false;
-      this.#seen.set(id, true);
-    }
     const event = parseSessionEnd(parsed);
     if (event === undefined) return false;
-    for (const listener of this.#listeners) listener(event);
+    const recipients = lane === UNSCOPED ? this.#unscopedRecipients(event) : event.scope === lane ? [...(this.#listeners.get(lane) ?? [])] : [];
+    if (recipients.length === 0) return false;
+    if (typeof id === 'string' && id.length <= 64) {
+      const seen = `${lane}:${id}`;
+      if (this.#seen.has(seen)) return false;
+      this.#seen.set(seen, true);
+    }
+    for (const listener of recipients) listener(event);
     return true;
   }
+
+  #unscopedRecipients(event: SessionEndEvent): ((event: SessionEndEvent) => void)[] {
+    const recipients = [...(this.#listeners.get(UNSCOPED) ?? [])];
+    if (event.scope !== undefined || !this.rollingUpgrade) return recipients;
+    for (const [scope, listeners] of this.#listeners) if (scope !== UNSCOPED) recipients.push(...listeners);
+    return recipients;
+  }
+}
+
+/** A scope given to the bus: 16 hex digits, or none (the unscoped lane). */
+function checkScope(scope: unknown): string {
+  if (scope === undefined) return UNSCOPED;
+  if (typeof scope !== 'string' || !SCOPE_ID.test(scope)) {
+    throw new TypeError('passport-game-platform/redis: a scope must be 16 hex digits');
+  }
+  return scope;
 }

@@ -44,8 +44,20 @@ function describeRedisError(error: unknown, url: string): string {
 export interface RedisFleetOptions {
   /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
   url: string;
-  /** Prefix of every key and channel, e.g. `pgp:MYGAME:`. */
+  /**
+   * Prefix of every key and channel, e.g. `pgp:live:MYGAME:`. Each client
+   * keeps its entries and events under its own tenant scope (its platform and
+   * game) below the prefix, so games and environments sharing a prefix stay
+   * apart; a prefix of their own still keeps them apart for a reader of Redis.
+   */
   prefix: string;
+  /**
+   * Also write and read the previous release's unscoped channel and log, so
+   * instances of both releases honour each other's revocations and session
+   * ends during a rolling upgrade. Default `true`; set `false` once every
+   * instance runs this release.
+   */
+  rollingUpgrade?: boolean;
   /** Longest wait for a connection attempt; default 1000. */
   connectTimeoutMs?: number;
   /** Longest pause between reconnection attempts; default 2000. */
@@ -81,7 +93,7 @@ export interface RedisFleet {
  * ```ts
  * import { PlatformClient, fromEnv } from 'passport-game-platform';
  * import { createRedisFleet } from 'passport-game-platform/redis';
- * const fleet = createRedisFleet({ url: 'redis://localhost:6379', prefix: 'pgp:MYGAME:' });
+ * const fleet = createRedisFleet({ url: 'redis://localhost:6379', prefix: 'pgp:live:MYGAME:' });
  * const client = new PlatformClient({
  *   ...fromEnv(), cache: { ttlMs: 30_000 }, store: fleet.store, revocations: fleet.revocations,
  * });
@@ -122,7 +134,7 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   const store = new RedisVerificationStore(client as unknown as RedisClientLike, { prefix });
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
-  const revocations = new RedisRevocationBus(client as unknown as RedisClientLike, subscriber as unknown as RedisSubscriberLike, { prefix });
+  const revocations = new RedisRevocationBus(client as unknown as RedisClientLike, subscriber as unknown as RedisSubscriberLike, { prefix, ...(options.rollingUpgrade === undefined ? {} : { rollingUpgrade: options.rollingUpgrade }) });
   return {
     store,
     revocations,

@@ -1,7 +1,8 @@
 export { MemoryVerificationStore, DEFAULT_MEMORY_STORE_MAX_ENTRIES } from './verification-store.js';
 export type { VerificationStore, StoreState, MemoryStoreOptions } from './verification-store.js';
 export { parseSessionEnd } from './session-end.js';
-export type { SessionEndEvent, SessionEndReason, RevocationBus } from './session-end.js';
+export type { SessionEndEvent, SessionEndReason, RevocationBus, SubscribeOptions } from './session-end.js';
+export { tenantScope, scopedKey, SCOPE_ID } from './tenant-scope.js';
 export { DEFAULT_STORE_TIMEOUT_MS, StoreGuard, STORE_FAILED } from './store-guard.js';
 export type { VerificationStoreHealth } from './store-guard.js';
 export { VerificationCache } from './verification-cache.js';

@@ -6,6 +6,7 @@ import type { RevocationBus, SessionEndEvent, SessionEndReason } from './session
 import { LazyLru } from './lazy-lru.js';
 import { STORE_FAILED } from './store-guard.js';
 import type { StoreGuard } from './store-guard.js';
+import { scopedKey } from './tenant-scope.js';
 
 /** A user token lives at most 6 hours: a revocation is kept that long, then the platform refuses the token anyway. */
 export const REVOCATION_TTL_MS = 6 * 60 * 60 * 1000;
@@ -30,8 +31,15 @@ export const PUBLISH_TIMEOUT_MS = 2000;
  */
 export type RevocationAnswer = boolean | 'unknown';
 
-/** Store key of a revocation marker. */
-export const revokedKey = (digest: string): string => `revoked:${digest}`;
+/**
+ * Store key of a revocation marker, within a tenant scope when one is given.
+ * The unscoped key is the previous release's: it is still written and read so
+ * that instances of both releases honour each other's revocations while a
+ * rolling upgrade runs. Reading it is safe across tenants: a token is valid
+ * for one platform and one game only, so a marker for it refuses nothing
+ * another tenant would accept.
+ */
+export const revokedKey = (digest: string, scope?: string): string => (scope === undefined ? `revoked:${digest}` : scopedKey(scope, `revoked:${digest}`));
 
 interface Unsynced {
   event: SessionEndEvent;
@@ -45,6 +53,8 @@ interface Unsynced {
  * 6 hours (so instances that missed the message, or start later, refuse it
  * too), and carried to every instance by the bus. Session ends (token or
  * member) go the same way and surface as the client's `'session-end'` event.
+ * Markers and events belong to the client's tenant scope (platform and game):
+ * an event of another scope is never applied here.
  */
 export class Revocations {
   readonly #local: LazyLru<string, true>;
@@ -59,13 +69,14 @@ export class Revocations {
     private readonly clock: MonotonicClock,
     private readonly logger: Logger,
     private readonly onEnd: (event: SessionEndEvent, origin: 'local' | 'remote') => void,
+    private readonly scope: string,
   ) {
     this.#local = new LazyLru<string, true>({
       max: LOCAL_REVOCATIONS_MAX, ttl: REVOCATION_TTL_MS, ttlResolution: 0, ttlAutopurge: false, perf: clock,
     });
     shared?.onRecovery(() => void this.#flush());
     bus?.onReady?.(() => void this.#flush());
-    this.#unsubscribe = bus?.subscribe((event) => this.#remote(event));
+    this.#unsubscribe = bus?.subscribe((event) => this.#remote(event), { scope });
   }
 
   /**
@@ -96,12 +107,17 @@ export class Revocations {
   }
 
   async #askShared(digest: string, shared: StoreGuard): Promise<RevocationAnswer> {
-    const marker = await shared.run((store) => store.get(revokedKey(digest)));
-    if (marker === STORE_FAILED) {
+    // This release's marker and the previous release's, read at once.
+    const markers: unknown[] = await Promise.all([
+      shared.run((store) => store.get(revokedKey(digest, this.scope))),
+      shared.run((store) => store.get(revokedKey(digest))),
+    ]);
+    const present = markers.some((marker) => marker !== STORE_FAILED && marker !== undefined && marker !== null);
+    if (!present && markers.includes(STORE_FAILED)) {
       if (this.#local.has(digest)) return true;
       return shared.knownDown ? false : 'unknown';
     }
-    if (marker === undefined || marker === null) return false;
+    if (!present) return false;
     // Learnt from the store (the bus message was missed): remember it here too.
     this.#local.set(digest, true);
     return true;
@@ -110,14 +126,14 @@ export class Revocations {
   async revoke(digest: string, reason: SessionEndReason): Promise<void> {
     this.#local.set(digest, true);
     publishRevocation(digest, 'local');
-    const event: SessionEndEvent = { kind: 'token', tokenKey: digest, reason };
-    this.onEnd(event, 'local');
+    const event: SessionEndEvent = { kind: 'token', tokenKey: digest, reason, scope: this.scope };
+    this.onEnd(bare(event), 'local');
     await this.#share(event, this.clock.now());
   }
 
   async endMember(memberNo: string, reason: SessionEndReason): Promise<void> {
-    const event: SessionEndEvent = { kind: 'member', memberNo, reason };
-    this.onEnd(event, 'local');
+    const event: SessionEndEvent = { kind: 'member', memberNo, reason, scope: this.scope };
+    this.onEnd(bare(event), 'local');
     if (await this.#publish(event)) return;
     // Not sent: held and sent again once the bus answers, like a revocation.
     if (this.#unsentMemberEnds.length >= UNSENT_MEMBER_ENDS_MAX) this.#unsentMemberEnds.shift();
@@ -143,8 +159,12 @@ export class Revocations {
     if (ttlMs <= 0) return;
     let stored = true;
     if (this.shared !== undefined) {
-      const result = await this.shared.run((store) => store.set(revokedKey(event.tokenKey), 1, ttlMs));
-      stored = result !== STORE_FAILED;
+      const shared = this.shared;
+      const results = await Promise.all([
+        shared.run((store) => store.set(revokedKey(event.tokenKey, this.scope), 1, ttlMs)),
+        shared.run((store) => store.set(revokedKey(event.tokenKey), 1, ttlMs)),
+      ]);
+      stored = !results.includes(STORE_FAILED);
     }
     const published = await this.#publish(event);
     if (stored && published) this.#unsynced.delete(event.tokenKey);
@@ -188,12 +208,24 @@ export class Revocations {
   }
 
   #remote(event: SessionEndEvent): void {
+    // Another game's or platform's event, whatever bus or channel carried it, is not ours. An
+    // event with no scope comes from an instance of the previous release (a bus delivers those
+    // only while it keeps the rolling-upgrade channel): its token ends are safe to apply, a token
+    // being valid for one tenant only.
+    if (event.scope !== undefined && event.scope !== this.scope) return;
     if (event.kind === 'token') {
       this.#local.set(event.tokenKey, true);
       publishRevocation(event.tokenKey, 'remote');
     }
-    this.onEnd(event, 'remote');
+    this.onEnd(bare(event), 'remote');
   }
+}
+
+/** The event as the client's listeners see it: their own scope goes without saying. */
+function bare(event: SessionEndEvent): SessionEndEvent {
+  return event.kind === 'token'
+    ? { kind: 'token', tokenKey: event.tokenKey, reason: event.reason }
+    : { kind: 'member', memberNo: event.memberNo, reason: event.reason };
 }
 
 function publishRevocation(digest: string, origin: RevocationMessage['origin']): void {

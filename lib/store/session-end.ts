@@ -6,11 +6,19 @@ export type SessionEndReason = 'logout' | 'admin' | 'shutdown';
  * (after `endMemberSessions`) end; emitted by the client as `'session-end'`,
  * on the instance that asked and, through a {@link RevocationBus}, on every
  * other. `tokenKey` is the token's SHA-256 digest (`tokenKey(token)`), never
- * the token.
+ * the token. `scope` is the tenant (platform and game, 16 hex digits) the
+ * event belongs to: set on what a client hands its bus, and left out of what
+ * it emits to its own listeners (always its own scope).
  */
 export type SessionEndEvent =
-  | { kind: 'token'; tokenKey: string; reason: SessionEndReason }
-  | { kind: 'member'; memberNo: string; reason: SessionEndReason };
+  | { kind: 'token'; tokenKey: string; reason: SessionEndReason; scope?: string }
+  | { kind: 'member'; memberNo: string; reason: SessionEndReason; scope?: string };
+
+/** How a client subscribes to its bus: to the events of its own tenant scope. */
+export interface SubscribeOptions {
+  /** The subscriber's tenant scope; a bus that has a channel per scope listens on that one. */
+  scope?: string;
+}
 
 /**
  * Carries revocations and session ends to every instance (Redis pub/sub in
@@ -18,10 +26,15 @@ export type SessionEndEvent =
  * to the other instances only.
  */
 export interface RevocationBus {
-  /** Sends an event to every other instance; may reject (the caller keeps the local effect). */
+  /** Sends an event to every other instance of its scope; may reject (the caller keeps the local effect). */
   publish(event: SessionEndEvent): Promise<unknown>;
-  /** Calls `listener` for every event another instance publishes; returns the unsubscribe function. */
-  subscribe(listener: (event: SessionEndEvent) => void): () => void;
+  /**
+   * Calls `listener` for events other instances publish; returns the
+   * unsubscribe function. A bus may deliver other scopes' events too: the
+   * client applies only its own scope's (and unscoped ones from the previous
+   * release).
+   */
+  subscribe(listener: (event: SessionEndEvent) => void, options?: SubscribeOptions): () => void;
   /**
    * Optional: calls `listener` each time the bus's connection becomes ready
    * again, so events it could not take meanwhile are sent at once.
@@ -32,6 +45,7 @@ export interface RevocationBus {
 }
 
 const REASONS: ReadonlySet<string> = new Set(['logout', 'admin', 'shutdown']);
+const SCOPE = /^[0-9a-f]{16}$/;
 const DIGEST = /^[0-9a-f]{64}$/;
 const DIGITS = /^[0-9]{1,40}$/;
 
@@ -41,7 +55,10 @@ export function parseSessionEnd(value: unknown): SessionEndEvent | undefined {
   const v = value as Record<string, unknown>;
   if (typeof v.reason !== 'string' || !REASONS.has(v.reason)) return undefined;
   const reason = v.reason as SessionEndReason;
-  if (v.kind === 'token' && typeof v.tokenKey === 'string' && DIGEST.test(v.tokenKey)) return { kind: 'token', tokenKey: v.tokenKey, reason };
-  if (v.kind === 'member' && typeof v.memberNo === 'string' && DIGITS.test(v.memberNo)) return { kind: 'member', memberNo: v.memberNo, reason };
+  // A scope that is there but not one (another type, another shape) is no event of ours: never read as unscoped.
+  if (v.scope !== undefined && (typeof v.scope !== 'string' || !SCOPE.test(v.scope))) return undefined;
+  const scope = v.scope === undefined ? {} : { scope: v.scope };
+  if (v.kind === 'token' && typeof v.tokenKey === 'string' && DIGEST.test(v.tokenKey)) return { kind: 'token', tokenKey: v.tokenKey, reason, ...scope };
+  if (v.kind === 'member' && typeof v.memberNo === 'string' && DIGITS.test(v.memberNo)) return { kind: 'member', memberNo: v.memberNo, reason, ...scope };
   return undefined;
 }

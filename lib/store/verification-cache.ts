@@ -5,6 +5,7 @@ import type { GameUser } from '../types.js';
 import { MemoryVerificationStore } from './verification-store.js';
 import { STORE_FAILED } from './store-guard.js';
 import type { StoreGuard } from './store-guard.js';
+import { scopedKey } from './tenant-scope.js';
 
 type Kind = 'E2' | 'web';
 
@@ -63,7 +64,9 @@ function entryUser(value: unknown, now: number): GameUser | undefined {
  * successes only, keyed by digest, each entry trusted at most `ttlMs` on the
  * client's clock. A forget wins over every verification that began before it
  * (each key has a generation; a verification stores its result only if the
- * generation it began with is still current).
+ * generation it began with is still current). Every store key is under the
+ * client's tenant scope: an entry another game or platform wrote is never
+ * read as ours, whatever store they share.
  */
 export class VerificationCache {
   readonly #keys = new Map<string, KeyState>();
@@ -76,6 +79,7 @@ export class VerificationCache {
     private readonly guard: StoreGuard | undefined,
     private readonly ttlMs: number,
     private readonly now: () => number,
+    private readonly scope: string,
   ) {
     this.#label = guard?.store.shared === true ? 'shared' : 'memory';
     this.#memory = guard?.store instanceof MemoryVerificationStore ? guard.store : undefined;
@@ -92,13 +96,13 @@ export class VerificationCache {
    */
   get(kind: Kind, key: string): GameUser | undefined | Promise<GameUser | undefined> {
     if (this.guard === undefined) return undefined;
-    if (this.#memory !== undefined) return this.#answer(kind, entryUser(this.#memory.peek(key), this.now()));
+    if (this.#memory !== undefined) return this.#answer(kind, entryUser(this.#memory.peek(scopedKey(this.scope, key)), this.now()));
     return this.#shared(kind, key, this.guard);
   }
 
   async #shared(kind: Kind, key: string, guard: StoreGuard): Promise<GameUser | undefined> {
     const began = this.#seq;
-    const value = await guard.run((store) => store.get(key));
+    const value = await guard.run((store) => store.get(scopedKey(this.scope, key)));
     let user = value === STORE_FAILED ? undefined : entryUser(value, this.now());
     if (user === undefined) {
       // A verification finished while the store was asked: its result counts, the flight it came from is gone.
@@ -142,7 +146,7 @@ export class VerificationCache {
       this.#seq += 1;
       this.#recent.set(ticket.key, { entry, generation: ticket.generation, seq: this.#seq });
     }
-    const stored = this.guard.run((store) => store.set(ticket.key, entry, this.ttlMs));
+    const stored = this.guard.run((store) => store.set(scopedKey(this.scope, ticket.key), entry, this.ttlMs));
     return this.#memory === undefined ? stored : undefined;
   }
 
@@ -157,6 +161,6 @@ export class VerificationCache {
     if (state !== undefined) state.generation += 1;
     this.#recent.delete(key);
     if (this.guard === undefined) return Promise.resolve();
-    return this.guard.run((store) => store.delete(key));
+    return this.guard.run((store) => store.delete(scopedKey(this.scope, key)));
   }
 }

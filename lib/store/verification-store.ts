@@ -6,9 +6,11 @@ import { LazyLru } from './lazy-lru.js';
  * [Keyv](https://keyv.org) instance satisfies it as is (`get(key)`,
  * `set(key, value, ttlMs)`, `delete(key)`), so any Keyv adapter can be used.
  *
- * Keys handed to a store are digests of tokens (SHA-256, hex) with a short
- * kind prefix (`E2:`, `web:`, `revoked:`), never tokens; values are small
- * plain objects holding identifiers only (member_no, guid, an expiry time).
+ * Keys handed to a store are digests of tokens (SHA-256, hex) under the
+ * client's tenant scope and a short kind (`<scope>:E2:`, `<scope>:web:`,
+ * `<scope>:revoked:`), never tokens; values are small plain objects holding
+ * identifiers only (member_no, guid, an expiry time). Two clients of other
+ * games or platforms can share one store: neither reads the other's keys.
  * A store that throws, rejects or answers slowly never fails a request: the
  * client asks the platform instead.
  *

@@ -150,7 +150,7 @@ describe('three example-app instances on one Redis', () => {
       for (const key of keys) dump.push(key, (await raw.type(key)) === 'stream' ? await raw.xRange(key, '-', '+') : await raw.get(key));
       const text = JSON.stringify(dump);
       for (const secret of [fresh, bearer, DEMO.clientSecret]) expect(text).not.toContain(secret);
-      for (const key of keys) expect(key).toMatch(/^pgp-scale:((E2|web|revoked):[0-9a-f]{64}|session-end-log)$/);
+      for (const key of keys) expect(key).toMatch(/^pgp-scale:([0-9a-f]{16}:(E2|web|revoked):[0-9a-f]{64}|revoked:[0-9a-f]{64}|(\{[0-9a-f]{16}\}:)?session-end-log)$/);
     } finally {
       await raw.close();
     }

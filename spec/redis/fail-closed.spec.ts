@@ -88,7 +88,8 @@ describe('a revocation marker that cannot be read is never "not revoked" (real r
     const listed = login();
     const garbled = login();
     await raw.lPush(`${prefix}revoked:${tokenKey(listed)}`, 'x');
-    await raw.set(`${prefix}revoked:${tokenKey(garbled)}`, '{not json', { PX: 60_000 });
+    // One under the client's scope, one under the previous release's unscoped key.
+    await raw.set(`${prefix}${b.client.tenantScope}:revoked:${tokenKey(garbled)}`, '{not json', { PX: 60_000 });
     const before = e2Count();
     for (const token of [listed, garbled]) {
       const error = await rejectionOf(() => b.client.verifyUserToken(token));
@@ -96,7 +97,7 @@ describe('a revocation marker that cannot be read is never "not revoked" (real r
     }
     expect(e2Count()).toBe(before);
     expect(b.client.storeHealth.state).toBe('ready'); // a wrong-typed key is not a failing store
-    await raw.del([`${prefix}revoked:${tokenKey(listed)}`, `${prefix}revoked:${tokenKey(garbled)}`]);
+    await raw.del([`${prefix}revoked:${tokenKey(listed)}`, `${prefix}${b.client.tenantScope}:revoked:${tokenKey(garbled)}`]);
   });
 
   it('a link gone silent (no reset, no answer) answers 503 at first, then is seen down within seconds and serves through the platform', async () => {

@@ -56,7 +56,7 @@ describe('three clients on one Redis (real redis-server)', () => {
     const [a, b, c] = await instances(3);
     const token = login();
     await a!.client.verifyUserToken(token);
-    await until(async () => (await b!.fleet.store.get(`E2:${tokenKey(token)}`)) !== undefined, 2000, 'the shared entry');
+    await until(async () => (await b!.fleet.store.get(`${b!.client.tenantScope}:E2:${tokenKey(token)}`)) !== undefined, 2000, 'the shared entry');
     for (const i of [b!, c!, a!, b!, c!]) expect(await i.client.verifyUserToken(token)).toEqual({ memberNo: DEMO.admin, guid: DEMO.adminGuid });
     expect(e2Count()).toBe(1);
     await a!.client.revokeUserToken(login());
@@ -72,7 +72,7 @@ describe('three clients on one Redis (real redis-server)', () => {
       const text = JSON.stringify(dump);
       for (const secret of [token, DEMO.clientSecret]) expect(text).not.toContain(secret);
       expect(text).not.toMatch(/eyJ/); // no JWT-looking token either
-      for (const key of keys) expect(key).toMatch(/^pgp-test-\d+:((E2|web|revoked):[0-9a-f]{64}|session-end-log)$/);
+      for (const key of keys) expect(key).toMatch(/^pgp-test-\d+:([0-9a-f]{16}:(E2|web|revoked):[0-9a-f]{64}|revoked:[0-9a-f]{64}|(\{[0-9a-f]{16}\}:)?session-end-log)$/);
       for (const key of keys) expect(await raw.pTTL(key)).toBeGreaterThan(0); // nothing stays for ever
     } finally {
       await raw.close();
@@ -129,7 +129,7 @@ describe('three clients on one Redis (real redis-server)', () => {
     expect(a!.client.health()).toMatchObject({ store: 'ok' });
     const fresh = login();
     await a!.client.verifyUserToken(fresh);
-    await until(async () => (await b!.fleet.store.get(`E2:${tokenKey(fresh)}`)) !== undefined, 2000, 'the shared entry');
+    await until(async () => (await b!.fleet.store.get(`${b!.client.tenantScope}:E2:${tokenKey(fresh)}`)) !== undefined, 2000, 'the shared entry');
     const shared = e2Count();
     await b!.client.verifyUserToken(fresh);
     expect(e2Count()).toBe(shared);

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { DEFAULT_SEED, startEmulator } from '../../lib/emulator/index.js';
 import type { Emulator, EmulatorOptions, EmulatorSeed } from '../../lib/emulator/index.js';
 import { PlatformClient } from '../../lib/index.js';
-import type { CallEvent, PlatformConfig, RevocationBus, TokenEvent } from '../../lib/index.js';
+import type { CallEvent, PlatformConfig, RevocationBus, TokenEvent, VerificationStore } from '../../lib/index.js';
 import { DEMO } from './demo.js';
 
 export { DEMO };
@@ -42,8 +42,8 @@ export function configFor(emulator: Emulator, overrides: Partial<PlatformConfig>
   };
 }
 
-/** Options of a client built by {@link clientsOn}: the config, and a revocation bus to share. */
-export type TestClientOptions = Partial<PlatformConfig> & { revocations?: RevocationBus };
+/** Options of a client built by {@link clientsOn}: the config, and a store and revocation bus to share. */
+export type TestClientOptions = Partial<PlatformConfig> & { revocations?: RevocationBus; store?: VerificationStore };
 
 /**
  * A factory of clients on the emulator `emulator()` returns (with
