@@ -7,6 +7,8 @@ const ORIGINAL = Symbol('passport-game-platform.original-request');
 interface WrappedRequest {
   raw: IncomingMessage;
   body?: unknown;
+  /** The scheme the app is served on, as the framework's trust-proxy setting reads it. */
+  protocol?: unknown;
 }
 
 function isWrapped(req: object): req is WrappedRequest {
@@ -26,6 +28,7 @@ class WrappedView {
   readonly rawHeaders: string[];
   readonly body: unknown;
   readonly [ORIGINAL]: object;
+  readonly #req: WrappedRequest;
 
   constructor(req: WrappedRequest) {
     const { raw } = req;
@@ -35,6 +38,12 @@ class WrappedView {
     this.rawHeaders = raw.rawHeaders;
     this.body = req.body;
     this[ORIGINAL] = req;
+    this.#req = req;
+  }
+
+  /** Read only by the cookie-write check: the framework's scheme (Fastify: `trustProxy`). */
+  get protocol(): unknown {
+    return this.#req.protocol;
   }
 }
 

@@ -115,6 +115,24 @@ describe('fastifyGamePlatform', () => {
     }
   });
 
+  it('compares a cookie write\'s origin with the scheme Fastify serves on (trustProxy: X-Forwarded-Proto)', async () => {
+    const app = Fastify({ trustProxy: true });
+    await app.register(fastifyGamePlatform, { client: clients.create(), tokenFrom: { cookie: 'SUAT' } });
+    app.post('/event/vote', { preHandler: app.requireGameUser }, async () => ({ ok: true }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+    try {
+      const cookie = `SUAT=${fixture.emulator.issueWebToken(DEFAULT_MEMBERS.player)}`;
+      const vote = (origin: string): Promise<Response> => fetch(`http://127.0.0.1:${port}/event/vote`, {
+        method: 'POST', headers: { cookie, origin, 'x-forwarded-proto': 'https' },
+      });
+      expect((await vote(`https://127.0.0.1:${port}`)).status).toBe(200);
+      expect((await vote(`http://127.0.0.1:${port}`)).status).toBe(403);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('works as an onRequest hook, leaves request.user unset on open routes, needs no session', async () => {
     const app = Fastify();
     await app.register(fastifyGamePlatform, { client: clients.create() });
