@@ -36,7 +36,9 @@ export type {
 export { PlatformClient } from './client/index.js';
 export type {
   PlatformClientOptions, CallEvent, MemberQuery, ClientEvents, VerifyOptions, ProbeEvent, ProbeOutcome, ClientHealth, HealthExtras, StoreHealth,
+  OutageGraceOptions,
 } from './client/index.js';
+export { MAX_OUTAGE_GRACE_MS } from './client/index.js';
 // Several instances: the verification store and revocation bus interfaces (Redis ones in `/redis`).
 export type {
   VerificationStore, VerificationStoreHealth, StoreState, FleetOptions, RevocationBus, SessionEndEvent, SessionEndReason,
@@ -46,7 +48,7 @@ export type {
 export { CHANNELS } from './diagnostics/channels.js';
 export type {
   VerifyMessage, VerifyOutcome, ApiTokenMessage, PlatformCallMessage, CallMessage, CircuitMessage, ProbeMessage,
-  CacheMessage, RevocationMessage, ConnectionMessage, ApiTokenStateMessage,
+  CacheMessage, RevocationMessage, ConnectionMessage, ApiTokenStateMessage, SessionEndCause, SessionEndMessage, OutageGraceMessage,
 } from './diagnostics/channels.js';
 
 // The framework-free core every adapter is built on.

@@ -9,6 +9,8 @@ import type { HealthExtras } from './client-health.js';
 export interface ClientFleet {
   cache: VerificationCache;
   revocations: Revocations;
+  /** The shared store (guarded), when one is configured: what every instance reads. */
+  shared: StoreGuard | undefined;
   health(): VerificationStoreHealth;
   /** `{ store }` for the client's health() when a shared store is configured (its readiness). */
   sharedState(): HealthExtras;
@@ -30,6 +32,7 @@ export function clientFleet(
   return {
     cache,
     revocations,
+    shared,
     sharedState(): HealthExtras {
       if (shared === undefined) return {};
       // Reconnecting or never connected: either way the shared store does not answer now.

@@ -1,6 +1,6 @@
 import type { MonotonicClock } from '../time/monotonic.js';
-import { revocationChannel } from '../diagnostics/channels.js';
-import type { RevocationMessage } from '../diagnostics/channels.js';
+import { revocationChannel, sessionEndChannel } from '../diagnostics/channels.js';
+import type { RevocationMessage, SessionEndMessage } from '../diagnostics/channels.js';
 import type { Logger } from '../types.js';
 import type { RevocationBus, SessionEndEvent, SessionEndReason } from './session-end.js';
 import { LazyLru } from './lazy-lru.js';
@@ -110,13 +110,13 @@ export class Revocations {
   async revoke(digest: string, reason: SessionEndReason): Promise<void> {
     this.#local.set(digest, true);
     publishRevocation(digest, 'local');
-    const event: SessionEndEvent = { kind: 'token', tokenKey: digest, reason };
+    const event: SessionEndEvent = { kind: 'token', tokenKey: digest, reason, at: Date.now() };
     this.onEnd(event, 'local');
     await this.#share(event, this.clock.now());
   }
 
   async endMember(memberNo: string, reason: SessionEndReason): Promise<void> {
-    const event: SessionEndEvent = { kind: 'member', memberNo, reason };
+    const event: SessionEndEvent = { kind: 'member', memberNo, reason, at: Date.now() };
     this.onEnd(event, 'local');
     if (await this.#publish(event)) return;
     // Not sent: held and sent again once the bus answers, like a revocation.
@@ -193,7 +193,14 @@ export class Revocations {
       publishRevocation(event.tokenKey, 'remote');
     }
     this.onEnd(event, 'remote');
+    publishApplied(event);
   }
+}
+
+/** An end made on another instance was applied here: how long after it was made (wall clocks). */
+function publishApplied(event: SessionEndEvent): void {
+  if (!sessionEndChannel.hasSubscribers || event.at === undefined) return;
+  sessionEndChannel.publish({ kind: event.kind, reason: event.reason, lagMs: Math.max(0, Date.now() - event.at) } satisfies SessionEndMessage);
 }
 
 function publishRevocation(digest: string, origin: RevocationMessage['origin']): void {

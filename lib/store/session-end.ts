@@ -6,11 +6,14 @@ export type SessionEndReason = 'logout' | 'admin' | 'shutdown';
  * (after `endMemberSessions`) end; emitted by the client as `'session-end'`,
  * on the instance that asked and, through a {@link RevocationBus}, on every
  * other. `tokenKey` is the token's SHA-256 digest (`tokenKey(token)`), never
- * the token.
+ * the token. `at`, when present, is when the end was made: the making
+ * instance's wall clock (`Date.now()`, ms), so another instance can tell how
+ * long the end took to reach it (instances' clocks are assumed in step, as
+ * NTP keeps them); events without it are still honoured.
  */
 export type SessionEndEvent =
-  | { kind: 'token'; tokenKey: string; reason: SessionEndReason }
-  | { kind: 'member'; memberNo: string; reason: SessionEndReason };
+  | { kind: 'token'; tokenKey: string; reason: SessionEndReason; at?: number }
+  | { kind: 'member'; memberNo: string; reason: SessionEndReason; at?: number };
 
 /**
  * Carries revocations and session ends to every instance (Redis pub/sub in
@@ -41,7 +44,9 @@ export function parseSessionEnd(value: unknown): SessionEndEvent | undefined {
   const v = value as Record<string, unknown>;
   if (typeof v.reason !== 'string' || !REASONS.has(v.reason)) return undefined;
   const reason = v.reason as SessionEndReason;
-  if (v.kind === 'token' && typeof v.tokenKey === 'string' && DIGEST.test(v.tokenKey)) return { kind: 'token', tokenKey: v.tokenKey, reason };
-  if (v.kind === 'member' && typeof v.memberNo === 'string' && DIGITS.test(v.memberNo)) return { kind: 'member', memberNo: v.memberNo, reason };
+  // A stamp that is not a plausible time is dropped, never a reason to refuse the end itself.
+  const at = typeof v.at === 'number' && Number.isSafeInteger(v.at) && v.at > 0 ? { at: v.at } : {};
+  if (v.kind === 'token' && typeof v.tokenKey === 'string' && DIGEST.test(v.tokenKey)) return { kind: 'token', tokenKey: v.tokenKey, reason, ...at };
+  if (v.kind === 'member' && typeof v.memberNo === 'string' && DIGITS.test(v.memberNo)) return { kind: 'member', memberNo: v.memberNo, reason, ...at };
   return undefined;
 }
