@@ -85,6 +85,8 @@ async function main(): Promise<void> {
     client = new PlatformClient({
       ...platform,
       logger: clientLogger,
+      // PLATFORM_OUTAGE_GRACE_MS: tokens verified within it are still served while the platform is down (0: off).
+      ...(settings.outageGraceMs > 0 ? { outageGraceMs: settings.outageGraceMs } : {}),
       ...(shared.verifyCacheTtlMs > 0 ? { cache: { ttlMs: shared.verifyCacheTtlMs } } : {}),
       ...(fleet === undefined ? {} : { store: fleet.store, revocations: fleet.revocations }),
     });
