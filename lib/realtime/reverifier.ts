@@ -59,9 +59,11 @@ interface Round {
  * not asked about again. Tokens wait in a queue ordered by deadline (a token
  * joins at the back, with the latest deadline; one verified goes back
  * there): the head is started when its deadline comes, or earlier when
- * evenly pacing the queue over the window between its rest and its deadline
- * reaches it, but never before its rest is over, so thousands of sockets
- * opened together never make a burst later. A deadline is the interval minus
+ * evenly pacing the queue reaches it, but never before its rest is over.
+ * Pacing spreads the queue over one cadence, or over what is left until the
+ * last deadline when that is shorter, so thousands of sockets opened
+ * together cost no call before half an interval and never make a burst
+ * later: at most N / (cadence - rest) starts per ms for N tokens. A deadline is the interval minus
  * a lead (a tenth of it, at most 15 s) after the last start, which leaves the
  * answer time to arrive within the interval.
  *
@@ -87,6 +89,8 @@ export class Reverifier extends EventEmitter<{ pass: [ReverifyStats] }> {
   #timer: NodeJS.Timeout | undefined;
   #running = false;
   #lastStart = 0;
+  /** The latest deadline in the queue (each token joins at the back, due later than any before it). */
+  #tailDue = 0;
   #inFlight = 0;
   #round: Round | undefined;
 
@@ -124,7 +128,8 @@ export class Reverifier extends EventEmitter<{ pass: [ReverifyStats] }> {
   /** @internal A new live token, verified just now: due one cadence from now, at the back of the queue. */
   track(group: TokenGroup): void {
     if (this.intervalMs === 0) return;
-    this.#due.set(group, performance.now() + this.cadenceMs);
+    this.#tailDue = performance.now() + this.cadenceMs;
+    this.#due.set(group, this.#tailDue);
     // One more token to pace over the interval: the head may now be due sooner.
     if (this.#running) this.#arm();
   }
@@ -146,16 +151,21 @@ export class Reverifier extends EventEmitter<{ pass: [ReverifyStats] }> {
   }
 
   // (Re)sets the timer for the head of the queue: at its deadline, or sooner when pacing reaches it,
-  // never before its rest is over (its deadline is one cadence after its last start).
+  // never before its rest is over (its deadline is one cadence after its last start). Pacing spreads
+  // the queue over one cadence, or over what is left until the last deadline when that is shorter
+  // (a storm of tokens verified together, none of them due again before its rest is over).
   #arm(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     const head = this.#due.entries().next();
     if (head.done === true) return;
     const deadline = head.value[1];
-    const paced = this.#lastStart + (this.cadenceMs - this.restMs) / this.#due.size;
-    const at = Math.max(deadline - this.cadenceMs + this.restMs, Math.min(deadline, paced));
-    this.#timer = setTimeout(() => this.#next(), Math.max(0, at - performance.now()));
+    const rested = deadline - this.cadenceMs + this.restMs;
+    const now = performance.now();
+    const span = Math.min(this.cadenceMs, Math.max(0, this.#tailDue - Math.max(now, rested)));
+    const paced = this.#lastStart + span / this.#due.size;
+    const at = Math.max(rested, Math.min(deadline, paced));
+    this.#timer = setTimeout(() => this.#next(), Math.max(0, at - now));
     this.#timer.unref();
   }
 
@@ -169,7 +179,8 @@ export class Reverifier extends EventEmitter<{ pass: [ReverifyStats] }> {
     // Back of the queue, due one cadence after this start whatever the answer:
     // a refusal ends it, a failure is tried again then (the grace decides).
     this.#due.delete(group);
-    this.#due.set(group, now + this.cadenceMs);
+    this.#tailDue = now + this.cadenceMs;
+    this.#due.set(group, this.#tailDue);
     const round = this.#round ?? { remaining: this.#due.size, stats: { verified: 0, ended: 0, failures: 0 }, pending: [] };
     this.#round = round;
     round.pending.push(this.#verify(group, round.stats));
