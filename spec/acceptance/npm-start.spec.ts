@@ -95,6 +95,12 @@ describe('npm start failures', () => {
     expect(app.stderr()).toContain('ADMIN_MEMBER_NOS must be comma-separated member numbers');
   }, SLOW_MS);
 
+  it('exits 1 naming the variable when PLATFORM_OUTAGE_GRACE_MS is malformed', async () => {
+    const app = startAppProcess({ PORT: '0', PLATFORM_OUTAGE_GRACE_MS: '2h' });
+    expect(await app.exited(SLOW_MS / 2)).toBe(1);
+    expect(app.stderr()).toContain('PLATFORM_OUTAGE_GRACE_MS must be a whole number of milliseconds');
+  }, SLOW_MS);
+
   it('keeps serving with wrong credentials: one clear log line, then 500 contact_support', async () => {
     const emulator = await startEmulator();
     const app = startAppProcess({
