@@ -301,7 +301,9 @@ export class SessionRegistry {
       return { ok: false, error, ended: true };
     }
     this.#detach(connection);
-    connection.user = { ...connection.user, ...user };
+    // The new answer says whether it came from the outage grace; an earlier one's mark does not stay.
+    const { servedInGrace: _earlier, ...kept } = connection.user;
+    connection.user = { ...kept, ...user };
     this.#attach(connection, token, source, this.now());
     return { ok: true, user: connection.user };
   }
@@ -315,8 +317,11 @@ export class SessionRegistry {
       this.#members.add(group);
       this.reverifier.track(group);
     } else {
-      if (verifiedAt > group.lastVerifiedAt) group.lastVerifiedAt = verifiedAt;
-      group.failure = undefined; // just verified: good again
+      // An answer from the outage grace is no verification: the token's own clock runs on.
+      if (connection.user.servedInGrace !== true) {
+        if (verifiedAt > group.lastVerifiedAt) group.lastVerifiedAt = verifiedAt;
+        group.failure = undefined; // just verified: good again
+      }
       const [other] = group.connections;
       if (other !== undefined) shareIds(connection.user, other.user);
     }
