@@ -55,7 +55,7 @@ interface Round {
  * Verifies every distinct live token again, each at most one interval after
  * its last verification began, so a token the platform refused ends its
  * connections within one interval of the refusal, and never sooner than half
- * an interval after it ({@link MIN_REST_FRACTION}): a token just verified is
+ * an interval after it (`restMs`): a token just verified is
  * not asked about again. Tokens wait in a queue ordered by deadline (a token
  * joins at the back, with the latest deadline; one verified goes back
  * there): the head is started when its deadline comes, or earlier when
