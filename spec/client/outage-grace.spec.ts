@@ -75,6 +75,19 @@ describe('the outage grace of a client', () => {
     expect(await client.verifyUserToken(bearer)).toMatchObject({ memberNo: DEMO.admin, servedInGrace: true });
   });
 
+  it('serves in grace while the circuit is open, without calling the platform', async () => {
+    const client = clientWith({ outageGraceMs: GRACE_MS, circuitBreaker: { failureThreshold: 1, openMs: 60_000 } });
+    const bearer = token();
+    await client.verifyUserToken(bearer);
+    emulator.injectFault({ endpoint: 'E2', type: 'http5xx', count: 2 });
+    expect(await client.verifyUserToken(bearer)).toMatchObject({ servedInGrace: true });
+    emulator.clearFaults();
+    expect(client.load.circuit).toBe('open');
+    const calls = emulator.requests({ endpoint: 'E2' }).length;
+    expect(await client.verifyUserToken(bearer)).toMatchObject({ memberNo: DEMO.admin, servedInGrace: true });
+    expect(emulator.requests({ endpoint: 'E2' })).toHaveLength(calls);
+  });
+
   it('never serves a token the platform refused, or one the game revoked', async () => {
     // No refusal memory: the grace alone must refuse it.
     const client = clientWith({ outageGraceMs: GRACE_MS, invalidTokenCacheMs: 0 });
