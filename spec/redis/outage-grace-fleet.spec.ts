@@ -30,12 +30,12 @@ describe('the outage grace shared by two instances', () => {
     await emulator?.close();
   });
 
-  async function instance(): Promise<PlatformClient> {
+  async function instance(cacheTtlMs?: number): Promise<PlatformClient> {
     const fleet = createRedisFleet({ url: redis.url, prefix: 'pgp-grace:', maxReconnectDelayMs: 200, logger: recordingLogger() });
     await fleet.ready();
     fleets.push(fleet);
     const client = new PlatformClient({
-      ...configFor(emulator, { timeoutMs: 500, totalTimeoutMs: 1500, retries: 1, logger: recordingLogger() }),
+      ...configFor(emulator, { timeoutMs: 500, totalTimeoutMs: 1500, retries: 1, logger: recordingLogger(), ...(cacheTtlMs === undefined ? {} : { cache: { ttlMs: cacheTtlMs } }) }),
       store: fleet.store, revocations: fleet.revocations, outageGraceMs: 60_000,
     });
     await client.ready();
@@ -92,4 +92,17 @@ describe('the outage grace shared by two instances', () => {
       await app.close();
     }
   }, 20_000);
+
+  it('shares the record with the verification cache on too: once the cached entry has expired, B still serves in grace what A verified', async () => {
+    const [a, b] = [await instance(1000), await instance(1000)];
+    const token = emulator.login(DEMO.noGuid, DEMO.gameId).access_token;
+    const user = await a.verifyUserToken(token);
+    emulator.advanceClock(1000);
+    emulator.injectFault({ endpoint: 'E2', type: 'http5xx', count: Infinity });
+    try {
+      expect(await b.verifyUserToken(token)).toEqual({ ...user, servedInGrace: true });
+    } finally {
+      emulator.clearFaults();
+    }
+  });
 });
