@@ -129,4 +129,30 @@ describe('npm start failures', () => {
       await emulator.close();
     }
   }, SLOW_MS);
+
+  it('with PLATFORM_OUTAGE_GRACE_MS, keeps serving a player verified before the platform went down (200), and only that one (503)', async () => {
+    const emulator = await startEmulator();
+    const app = startAppProcess({
+      PORT: '0',
+      PLATFORM_BASE_URL: emulator.url,
+      PLATFORM_CLIENT_ID: 'demo-client',
+      PLATFORM_CLIENT_SECRET: 'demo-secret',
+      PLATFORM_GAME_ID: 'demo-game',
+      PLATFORM_OUTAGE_GRACE_MS: '600000',
+    });
+    try {
+      const url = (await app.waitForOutput(READY, SLOW_MS / 2))[1]!;
+      expect(app.stdout()).toContain('Outage grace: 600000 ms');
+      const me = (token: string): Promise<Response> => fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+      const token = emulator.login('20005061987', 'demo-game').access_token;
+      expect((await me(token)).status).toBe(200);
+      emulator.injectFault({ endpoint: 'E2', type: 'http5xx', count: Infinity });
+      const served = await me(token);
+      expect([served.status, await served.json()]).toEqual([200, { member_no: '20005061987', guid: expect.any(String) }]);
+      expect((await me(emulator.login('20005061987', 'demo-game').access_token)).status).toBe(503);
+    } finally {
+      await app.stop();
+      await emulator.close();
+    }
+  }, SLOW_MS);
 });
