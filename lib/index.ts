@@ -38,7 +38,6 @@ export type {
   PlatformClientOptions, CallEvent, MemberQuery, ClientEvents, VerifyOptions, ProbeEvent, ProbeOutcome, ClientHealth, HealthExtras, StoreHealth,
   OutageGraceOptions,
 } from './client/index.js';
-export { MAX_OUTAGE_GRACE_MS } from './client/index.js';
 // Several instances: the verification store and revocation bus interfaces (Redis ones in `/redis`).
 export type {
   VerificationStore, VerificationStoreHealth, StoreState, FleetOptions, RevocationBus, SessionEndEvent, SessionEndReason,
