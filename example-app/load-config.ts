@@ -1,6 +1,7 @@
 import { PLATFORM_SETTING_NAMES, platformBaseUrl, platformOptionsFrom, readPlatformEnv } from '../lib/config/index.js';
 import type { PlatformEnvProblem, PlatformEnvReading, PlatformSettingName } from '../lib/config/index.js';
 import { DEFAULT_REVERIFY_GRACE_MS, DEFAULT_REVERIFY_INTERVAL_MS } from '../lib/realtime/index.js';
+import { MAX_OUTAGE_GRACE_MS } from '../lib/client/index.js';
 
 /**
  * The example app's settings, read from environment variables (see example-app/README.md).
@@ -46,6 +47,11 @@ export interface AppSettings {
   reverifyIntervalMs: number;
   /** `REVERIFY_GRACE_MS`: a platform outage ends connections only after this long without a success. */
   reverifyGraceMs: number;
+  /**
+   * `PLATFORM_OUTAGE_GRACE_MS`: during a platform outage, tokens verified successfully within
+   * this long are still accepted (served in grace). 0 (default): off.
+   */
+  outageGraceMs: number;
 }
 
 export const DEFAULT_PORT = 3000;
@@ -83,6 +89,15 @@ export function parseMs(name: string, raw: string | undefined, fallback: number)
   if (raw === undefined) return fallback;
   if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647) {
     throw new Error(`${name} must be a whole number of milliseconds from 0 to 2147483647, got "${raw}".`);
+  }
+  return Number(raw);
+}
+
+/** Parses `PLATFORM_OUTAGE_GRACE_MS`: a whole number of ms from 0 (off, the default) to one hour. */
+export function parseOutageGraceMs(raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  if (!/^\d{1,7}$/.test(raw) || Number(raw) > MAX_OUTAGE_GRACE_MS) {
+    throw new Error(`PLATFORM_OUTAGE_GRACE_MS must be a whole number of milliseconds from 0 (off) to ${MAX_OUTAGE_GRACE_MS}, got "${raw}".`);
   }
   return Number(raw);
 }
@@ -165,5 +180,6 @@ export function loadConfig(env: Env): AppSettings {
     webLogoutUrl: webLogoutUrl === undefined ? null : parseUrl('WEB_LOGOUT_URL', webLogoutUrl),
     reverifyIntervalMs: parseMs('REVERIFY_INTERVAL_MS', read(env, 'REVERIFY_INTERVAL_MS'), DEFAULT_REVERIFY_INTERVAL_MS),
     reverifyGraceMs: parseMs('REVERIFY_GRACE_MS', read(env, 'REVERIFY_GRACE_MS'), DEFAULT_REVERIFY_GRACE_MS),
+    outageGraceMs: parseOutageGraceMs(read(env, 'PLATFORM_OUTAGE_GRACE_MS')),
   };
 }

@@ -87,6 +87,8 @@ async function main(): Promise<void> {
     client = new PlatformClient({
       ...platform,
       logger: clientLogger,
+      // PLATFORM_OUTAGE_GRACE_MS: tokens verified within it are still served while the platform is down (0: off).
+      ...(settings.outageGraceMs > 0 ? { outageGraceMs: settings.outageGraceMs } : {}),
       ...(shared.verifyCacheTtlMs > 0 ? { cache: { ttlMs: shared.verifyCacheTtlMs } } : {}),
       ...(fleet === undefined ? {} : { store: fleet.store, revocations: fleet.revocations }),
     });
@@ -182,6 +184,7 @@ async function main(): Promise<void> {
   out(`passport-game-platform example app on ${appUrl}`);
   if (!demo && settings.platformSources !== undefined) out(platformBanner(platform, settings.platformSources));
   if (admins.size === 0) out('ADMIN_MEMBER_NOS is empty: /admin/members answers 403 to everyone.');
+  if (settings.outageGraceMs > 0) out(`Outage grace: ${settings.outageGraceMs} ms (tokens verified within it are served while the platform is down)`);
   if (metricsPort !== undefined) out(`Metrics: http://127.0.0.1:${metricsPort}/metrics${metricsSettings.token === null ? '' : ' (Authorization: Bearer $METRICS_TOKEN)'}`);
   else if (metricsSettings.token !== null) out(`Metrics: ${appUrl}/metrics (Authorization: Bearer $METRICS_TOKEN)`);
   else out('Metrics: off (set METRICS_TOKEN to serve /metrics to that bearer token, or METRICS_PORT to serve it on a port of its own).');

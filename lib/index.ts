@@ -36,6 +36,7 @@ export type {
 export { PlatformClient } from './client/index.js';
 export type {
   PlatformClientOptions, CallEvent, MemberQuery, ClientEvents, VerifyOptions, ProbeEvent, ProbeOutcome, ClientHealth, HealthExtras, StoreHealth,
+  OutageGraceOptions,
 } from './client/index.js';
 // Several instances: the verification store and revocation bus interfaces (Redis ones in `/redis`).
 export type {
@@ -46,7 +47,7 @@ export type {
 export { CHANNELS } from './diagnostics/channels.js';
 export type {
   VerifyMessage, VerifyOutcome, ApiTokenMessage, PlatformCallMessage, CallMessage, CircuitMessage, ProbeMessage,
-  CacheMessage, RevocationMessage, ConnectionMessage, ApiTokenStateMessage,
+  CacheMessage, RevocationMessage, ConnectionMessage, ApiTokenStateMessage, SessionEndCause, SessionEndMessage, OutageGraceMessage,
 } from './diagnostics/channels.js';
 
 // The framework-free core every adapter is built on.

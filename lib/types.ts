@@ -6,6 +6,13 @@ export interface GameUser {
   memberNo: string;
   /** `null` when the member has not accepted the game's terms of service. */
   guid: string | null;
+  /**
+   * Present, and `true`, only when the platform could not be asked (an
+   * outage) and the client answered from its outage grace: the token was
+   * verified successfully a short while ago, and nothing since says it is
+   * not good. Absent on every answer the platform gave.
+   */
+  servedInGrace?: true;
 }
 
 /** A pino-compatible logger: `logger.warn({ ...fields }, 'message')`. */

@@ -11,6 +11,8 @@ export interface ClientFleet {
   scope: string;
   cache: VerificationCache;
   revocations: Revocations;
+  /** The shared store (guarded), when one is configured: what every instance reads. */
+  shared: StoreGuard | undefined;
   health(): VerificationStoreHealth;
   /** `{ store }` for the client's health() when a shared store is configured (its readiness). */
   sharedState(): HealthExtras;
@@ -34,6 +36,7 @@ export function clientFleet(
     scope,
     cache,
     revocations,
+    shared,
     sharedState(): HealthExtras {
       if (shared === undefined) return {};
       // Reconnecting or never connected: either way the shared store does not answer now.

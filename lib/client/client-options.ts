@@ -3,6 +3,7 @@ import { configWith, resolvePlatformConfig } from '../config/index.js';
 import type { CallMessage } from '../diagnostics/channels.js';
 import type { ApiTokenProvider } from '../provider/index.js';
 import type { FleetOptions } from '../store/index.js';
+import type { OutageGraceOptions } from './outage-grace.js';
 
 /**
  * Options of a {@link PlatformClient}: the platform configuration, plus an
@@ -14,7 +15,7 @@ export type PlatformClientOptions = (
   | (PlatformConfig & { provider?: ApiTokenProvider })
   | (Partial<PlatformConfig> & { provider: ApiTokenProvider })
   | ResolvedPlatformConfig
-) & FleetOptions;
+) & FleetOptions & OutageGraceOptions;
 
 /**
  * Payload of the client's `'call'` event, one per platform operation: the

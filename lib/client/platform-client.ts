@@ -15,6 +15,7 @@ import { memberFromReply, verifiedIdentifiers } from './member-reply.js';
 import { RefusalCache } from './refusal-cache.js';
 import { clientFleet } from './client-fleet.js';
 import type { ClientFleet } from './client-fleet.js';
+import { scopedKey } from '../store/index.js';
 import type { SessionEndEvent, SessionEndReason, VerificationStoreHealth } from '../store/index.js';
 import { TokenRunGuard } from './token-run-guard.js';
 import { callChannel, circuitChannel, probeChannel, verifyChannel } from '../diagnostics/channels.js';
@@ -27,6 +28,8 @@ import { clientHealth, waitForApiToken } from './client-health.js';
 import { PlatformRequests } from './platform-requests.js';
 import type { ClientHealth, HealthExtras } from './client-health.js';
 import type { ProbeEvent } from './token-run-guard.js';
+import { outageGrace, tellServedInGrace } from './outage-grace.js';
+import type { OutageGrace } from './outage-grace.js';
 
 type TokenKind = 'E2' | 'web';
 
@@ -84,6 +87,8 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   readonly #guard: TokenRunGuard;
   readonly #flights: SingleFlight<GameUser>;
   readonly #requests: PlatformRequests;
+  /** Off (undefined) unless `outageGraceMs` is set. */
+  readonly #grace: OutageGrace | undefined;
   #closed = false;
 
   constructor(options: PlatformClientOptions) {
@@ -101,6 +106,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     this.#fleet = clientFleet(this.config, options, (event) => this.emit('session-end', event));
     this.#refused = new RefusalCache(this.config.invalidTokenCacheMs, this.config.monotonic);
     this.#requests = new PlatformRequests(this.config);
+    this.#grace = outageGrace(options, this.config, this.#fleet.shared, (kind, digest) => scopedKey(this.#fleet.scope, `grace:${kind}:${digest}`));
     // Its verifications take the adapters' light hang-up signal as it is. Not a subclass's: an
     // override may hand its signal to an API that needs a real AbortSignal.
     if (new.target === PlatformClient) takesAbortable(this);
@@ -161,7 +167,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   async revokeUserToken(token: string): Promise<void> {
     if (typeof token !== 'string' || token.length === 0) return;
     const digest = tokenKey(token);
-    await Promise.all([this.#fleet.revocations.revoke(digest, 'logout'), this.#forget(token, digest)]);
+    await Promise.all([this.#fleet.revocations.revoke(digest, 'logout'), this.#forget(token, digest), this.#grace?.drop('E2', digest), this.#grace?.drop('web', digest)]);
   }
 
   /**
@@ -306,6 +312,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   /** A verified user for one caller: its own copy, unless the token was revoked here meanwhile. */
   #handOut(kind: TokenKind, token: string, digest: string | undefined, user: GameUser): GameUser {
     if (!this.#fleet.revocations.holdsNone && this.#fleet.revocations.isRevokedHere(digest ?? tokenKey(token))) throw revokedError(kind);
+    if (user.servedInGrace === true) tellServedInGrace(kind);
     return { ...user };
   }
 
@@ -363,7 +370,9 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
       // A member_no in the answer (the common case) needs no second call, nor a promise.
       const user = ids.memberNo !== null ? { memberNo: ids.memberNo, guid: ids.guid } : await this.#completeMember(ids.guid!, context);
       const stored = ticket === undefined ? undefined : cache.store(ticket, user);
-      if (stored !== undefined) await stored;
+      // With the outage grace on, the token's grace starts again (in the shared store before the answer).
+      const remembered = this.#grace?.record(kind, digest ?? tokenKey(token), user);
+      if (stored !== undefined || remembered !== undefined) await Promise.all([stored, remembered]);
       return user;
     } catch (error) {
       if (cache.enabled) void cache.forget(key);
@@ -371,6 +380,8 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
       if (isPlatformError(error) && error.kind === 'invalid_token' && error.code === PlatformCode.BAD_REQUEST) {
         this.#refused.set(`${kind}:${digest ?? tokenKey(token)}`, error.code);
       }
+      // In an outage, a token verified within the grace; a refusal ends its grace.
+      if (this.#grace !== undefined) return this.#grace.settle(kind, digest ?? tokenKey(token), error);
       throw error;
     } finally {
       if (ticket !== undefined) cache.end(ticket);

@@ -43,6 +43,10 @@ export const CHANNELS = {
   revocation: 'passport-game-platform:revocation',
   /** Event: a live connection ended (realtime adapters). */
   connection: 'passport-game-platform:connection',
+  /** Event: a revocation or session end made on another instance was applied here. */
+  sessionEnd: 'passport-game-platform:session-end',
+  /** Event: a verification was answered from the outage grace (the platform being down). */
+  outageGrace: 'passport-game-platform:outage-grace',
   /** Event: the API token was issued, renewed, refused, dropped, or E1 failed. The provider's `'token'` event. */
   apiTokenState: 'passport-game-platform:api-token-state',
 } as const;
@@ -149,8 +153,32 @@ export interface ProbeMessage {
 export interface CacheMessage { kind: 'E2' | 'web'; hit: boolean; store: 'memory' | 'shared' }
 /** Message of the `revocation` channel: a token revoked here (`local`) or by another instance (`remote`). */
 export interface RevocationMessage { tokenFingerprint: string; origin: 'local' | 'remote' }
-/** Message of the `connection` channel: a live connection ended, with why and after how long. */
-export interface ConnectionMessage { transport: 'ws' | 'socket.io' | 'colyseus'; memberNo: string; reason: string; durationMs: number }
+/**
+ * Why this instance ended a live session on purpose (never the player's own
+ * close): the game's logout (`logout`, wherever it was made), an
+ * administrator or a ban (`admin`), no successful re-verification within the
+ * re-verification grace (`expired`), the token found revoked when verified
+ * again (`revoked`), the platform refusing it (`refused`: 40000, 46217, a
+ * denial, another member's token on refresh), the server going down
+ * (`shutdown`), or the peer breaking a byte bound (`bound`).
+ */
+export type SessionEndCause = 'logout' | 'admin' | 'expired' | 'revoked' | 'refused' | 'shutdown' | 'bound';
+
+/**
+ * Message of the `connection` channel: a live connection ended, with why and
+ * after how long; `ended` is set when this instance ended it on purpose.
+ */
+export interface ConnectionMessage { transport: 'ws' | 'socket.io' | 'colyseus'; memberNo: string; reason: string; durationMs: number; ended?: SessionEndCause }
+
+/**
+ * Message of the `session-end` channel: a revocation (`token`) or member end
+ * made on another instance was applied here, `lagMs` after it was made (the
+ * other instance's `Date.now()` at the time, against this one's).
+ */
+export interface SessionEndMessage { kind: 'token' | 'member'; reason: string; lagMs: number }
+
+/** Message of the `outage-grace` channel: one request or handshake served in grace. */
+export interface OutageGraceMessage { kind: 'E2' | 'web' }
 
 /**
  * Message of the `api-token-state` channel. `state`: `held` (E1 gave a
@@ -185,4 +213,6 @@ export const probeChannel = diagnosticsChannel.channel(CHANNELS.probe);
 export const cacheChannel = diagnosticsChannel.channel(CHANNELS.cache);
 export const revocationChannel = diagnosticsChannel.channel(CHANNELS.revocation);
 export const connectionChannel = diagnosticsChannel.channel(CHANNELS.connection);
+export const sessionEndChannel = diagnosticsChannel.channel(CHANNELS.sessionEnd);
+export const outageGraceChannel = diagnosticsChannel.channel(CHANNELS.outageGrace);
 export const apiTokenStateChannel = diagnosticsChannel.channel(CHANNELS.apiTokenState);

@@ -7,6 +7,7 @@ export {
   errorForTransportFault,
   errorForRefusalOnOurSide,
   isApiTokenRejection,
+  isPlatformOutage,
   isTransientCode,
 } from './platform-codes.js';
 export type { PlatformEndpoint, TransportFault } from './platform-codes.js';

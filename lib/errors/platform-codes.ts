@@ -55,7 +55,7 @@ export function errorForPlatformCode(code: number, endpoint: PlatformEndpoint): 
     case PlatformCode.DEVICE_NOT_REGISTERED:
       return new PlatformError({ kind: 'device_not_registered', code, message: 'The member must register this device before playing (46217).' });
     case PlatformCode.UNKNOWN_ERROR:
-      return new PlatformError({ kind: 'platform_unavailable', code, retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS, message: 'The platform answered "unknown error" (50000) after retries: try again later; if it persists, contact the technical PM.' });
+      return outage(new PlatformError({ kind: 'platform_unavailable', code, retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS, message: 'The platform answered "unknown error" (50000) after retries: try again later; if it persists, contact the technical PM.' }));
     default:
       break;
   }
@@ -90,5 +90,26 @@ export function errorForTransportFault(fault: TransportFault, endpoint: Platform
     closed: 'is not called any more (the platform client is closed)',
   };
   const suffix = detail ? ` (${detail})` : '';
-  return new PlatformError({ kind: 'platform_unavailable', retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS, message: `The platform ${what[fault]} on ${endpoint}${suffix}: try again later.` });
+  const error = new PlatformError({ kind: 'platform_unavailable', retryAfterSeconds: DEFAULT_RETRY_AFTER_SECONDS, message: `The platform ${what[fault]} on ${endpoint}${suffix}: try again later.` });
+  return OUTAGE_FAULTS.has(fault) ? outage(error) : error;
+}
+
+/** Faults of the platform itself, as opposed to our side giving up (aborted, closed, overloaded). */
+const OUTAGE_FAULTS: ReadonlySet<TransportFault> = new Set<TransportFault>(['timeout', 'network', 'http_status', 'bad_body', 'circuit_open']);
+const OUTAGES = new WeakSet<PlatformError>();
+
+function outage(error: PlatformError): PlatformError {
+  OUTAGES.add(error);
+  return error;
+}
+
+/**
+ * True when an error says the platform itself is out of service: E1, E2 or
+ * E3 unreachable, timing out, answering 5xx or a body that is not its JSON,
+ * 50000, or the circuit open. Not when our side gave up (the caller went
+ * away, the client is closed, too many calls queued) nor when the platform
+ * answered a refusal.
+ */
+export function isPlatformOutage(error: unknown): boolean {
+  return error instanceof PlatformError && OUTAGES.has(error);
 }

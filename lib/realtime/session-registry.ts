@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Authenticator } from '../auth/authenticate.js';
 import { tokenKey as digestOf } from '../hashing/fingerprint.js';
-import { connectionChannel, type ConnectionMessage } from '../diagnostics/channels.js';
+import { connectionChannel, type ConnectionMessage, type SessionEndCause } from '../diagnostics/channels.js';
 import { PlatformError } from '../errors/index.js';
 import { problemResponse } from '../adapters/problem-response.js';
 import type { GameUser } from '../types.js';
@@ -39,6 +39,12 @@ export interface SessionRegistryOptions extends ReverifyOptions {
   minRefreshIntervalMs?: number | undefined;
   /** Monotonic clock in ms; default `performance.now`. Tests pass the emulator's clock. */
   now?: (() => number) | undefined;
+}
+
+// Why this instance ended a connection, for the `connection` channel: the reason it gave, or what the ending tells.
+function causeOf(ending: ConnectionEnding): SessionEndCause {
+  if (ending.kind === 'ended') return ending.reason;
+  return ending.action === 'retry_later' || ending.action === 'contact_support' ? 'expired' : 'refused';
 }
 
 function endingProblem(error: PlatformError): ConnectionEnding {
@@ -164,8 +170,12 @@ export class SessionRegistry {
     return this.#recentEnds.endedReason(digestOf(token), memberNo, since);
   }
 
-  /** Forgets a closed connection (idempotent). Adapters call it from the transport's close event. */
-  remove(connection: LiveConnection, reason = 'closed'): void {
+  /**
+   * Forgets a closed connection (idempotent). Adapters call it from the
+   * transport's close event, with `'bound'` when they closed it for breaking
+   * a byte bound.
+   */
+  remove(connection: LiveConnection, reason = 'closed', cause: SessionEndCause | undefined = reason === 'bound' ? 'bound' : undefined): void {
     if (connection.closer === undefined && connection.group === undefined) return;
     connection.closer = undefined;
     connection.peer = undefined;
@@ -174,6 +184,7 @@ export class SessionRegistry {
     if (this.#size === 0) this.reverifier.stop();
     if (connectionChannel.hasSubscribers) {
       const message: ConnectionMessage = { transport: connection.transport, memberNo: connection.memberNo, reason, durationMs: this.now() - connection.openedAt };
+      if (cause !== undefined) message.ended = cause;
       connectionChannel.publish(message);
     }
   }
@@ -226,11 +237,11 @@ export class SessionRegistry {
     return count;
   }
 
-  /** Ends one connection with what the client must be told. */
-  end(connection: LiveConnection, ending: ConnectionEnding): void {
+  /** Ends one connection with what the client must be told (and, for the figures, why: by default what the ending tells). */
+  end(connection: LiveConnection, ending: ConnectionEnding, cause: SessionEndCause = causeOf(ending)): void {
     const { closer, peer } = connection;
     if (closer === undefined) return;
-    this.remove(connection, ending.kind === 'ended' ? ending.reason : ending.action);
+    this.remove(connection, ending.kind === 'ended' ? ending.reason : ending.action, cause);
     try {
       closer(ending, peer);
     } catch {
@@ -242,15 +253,15 @@ export class SessionRegistry {
    * Ends every connection of a token group with an error's action
    * (re-verification). A connection with a refresh in flight is spared: the
    * refresh decides (success moves it to its new token; failure ends it with
-   * this error then). Returns how many ended now.
+   * this error then). `cause` says why, for the figures. Returns how many ended now.
    */
-  endGroup(group: TokenGroup, error: PlatformError): number {
+  endGroup(group: TokenGroup, error: PlatformError, cause?: SessionEndCause): number {
     const now: LiveConnection[] = [];
     for (const connection of group.connections) {
       if (this.#refreshLimit.inFlight(connection)) group.failure = error;
       else now.push(connection);
     }
-    return this.#endAll(now, endingProblem(error));
+    return this.#endAll(now, endingProblem(error), cause);
   }
 
   /**
@@ -290,7 +301,9 @@ export class SessionRegistry {
       return { ok: false, error, ended: true };
     }
     this.#detach(connection);
-    connection.user = { ...connection.user, ...user };
+    // The new answer says whether it came from the outage grace; an earlier one's mark does not stay.
+    const { servedInGrace: _earlier, ...kept } = connection.user;
+    connection.user = { ...kept, ...user };
     this.#attach(connection, token, source, this.now());
     return { ok: true, user: connection.user };
   }
@@ -304,8 +317,11 @@ export class SessionRegistry {
       this.#members.add(group);
       this.reverifier.track(group);
     } else {
-      if (verifiedAt > group.lastVerifiedAt) group.lastVerifiedAt = verifiedAt;
-      group.failure = undefined; // just verified: good again
+      // An answer from the outage grace is no verification: the token's own clock runs on.
+      if (connection.user.servedInGrace !== true) {
+        if (verifiedAt > group.lastVerifiedAt) group.lastVerifiedAt = verifiedAt;
+        group.failure = undefined; // just verified: good again
+      }
       const [other] = group.connections;
       if (other !== undefined) shareIds(connection.user, other.user);
     }
@@ -324,8 +340,8 @@ export class SessionRegistry {
     }
   }
 
-  #endAll(connections: LiveConnection[], ending: ConnectionEnding): number {
-    for (const connection of connections) this.end(connection, ending);
+  #endAll(connections: LiveConnection[], ending: ConnectionEnding, cause?: SessionEndCause): number {
+    for (const connection of connections) this.end(connection, ending, cause);
     return connections.length;
   }
 }

@@ -37,7 +37,15 @@ function transportBytes(conn: EngineConnection): number {
 
 // A peer that does not read gets no close frame either: the socket is torn
 // down at once, so its backlog is freed now, not after a closing handshake.
+const dropped = new WeakSet<EngineConnection>();
+
+/** True when the connection was closed for passing its output bound (the registry counts such ends as `bound`). */
+export function droppedForBound(conn: EngineConnection): boolean {
+  return dropped.has(conn);
+}
+
 function dropConnection(conn: EngineConnection): void {
+  dropped.add(conn);
   const raw = (conn.transport as unknown as { socket?: RawTransportSocket } | undefined)?.socket;
   conn.close(true);
   if (typeof raw?.terminate === 'function') (raw.terminate as () => void).call(raw);

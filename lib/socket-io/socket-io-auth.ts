@@ -11,7 +11,7 @@ import type { LiveConnection, SessionRegistry } from '../realtime/session-regist
 import type { ConnectionEnding } from '../realtime/types.js';
 import type { EventsMap, GameSocket, GameSocketData } from './game-socket.js';
 import { NamespaceSessions } from './namespace-sessions.js';
-import { boundOutput, DEFAULT_MAX_QUEUED_BYTES } from './output-bound.js';
+import { boundOutput, DEFAULT_MAX_QUEUED_BYTES, droppedForBound } from './output-bound.js';
 
 /** Options of {@link useSocketIoAuth}. */
 export interface SocketIoAuthOptions {
@@ -135,7 +135,7 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
     const connection = live.get(this);
     if (connection === undefined) return;
     live.delete(this);
-    registry.remove(connection);
+    registry.remove(connection, droppedForBound(this.conn) ? 'bound' : 'closed');
   }
 
   function onRefresh(this: Socket, ...args: unknown[]): void {

@@ -1,6 +1,6 @@
 import type { MonotonicClock } from '../time/monotonic.js';
-import { revocationChannel } from '../diagnostics/channels.js';
-import type { RevocationMessage } from '../diagnostics/channels.js';
+import { revocationChannel, sessionEndChannel } from '../diagnostics/channels.js';
+import type { RevocationMessage, SessionEndMessage } from '../diagnostics/channels.js';
 import type { Logger } from '../types.js';
 import type { RevocationBus, SessionEndEvent, SessionEndReason } from './session-end.js';
 import { LazyLru } from './lazy-lru.js';
@@ -126,13 +126,13 @@ export class Revocations {
   async revoke(digest: string, reason: SessionEndReason): Promise<void> {
     this.#local.set(digest, true);
     publishRevocation(digest, 'local');
-    const event: SessionEndEvent = { kind: 'token', tokenKey: digest, reason, scope: this.scope };
+    const event: SessionEndEvent = { kind: 'token', tokenKey: digest, reason, scope: this.scope, at: Date.now() };
     this.onEnd(bare(event), 'local');
     await this.#share(event, this.clock.now());
   }
 
   async endMember(memberNo: string, reason: SessionEndReason): Promise<void> {
-    const event: SessionEndEvent = { kind: 'member', memberNo, reason, scope: this.scope };
+    const event: SessionEndEvent = { kind: 'member', memberNo, reason, scope: this.scope, at: Date.now() };
     this.onEnd(bare(event), 'local');
     if (await this.#publish(event)) return;
     // Not sent: held and sent again once the bus answers, like a revocation.
@@ -218,14 +218,22 @@ export class Revocations {
       publishRevocation(event.tokenKey, 'remote');
     }
     this.onEnd(bare(event), 'remote');
+    publishApplied(event);
   }
 }
 
 /** The event as the client's listeners see it: their own scope goes without saying. */
 function bare(event: SessionEndEvent): SessionEndEvent {
+  const at = event.at === undefined ? {} : { at: event.at };
   return event.kind === 'token'
-    ? { kind: 'token', tokenKey: event.tokenKey, reason: event.reason }
-    : { kind: 'member', memberNo: event.memberNo, reason: event.reason };
+    ? { kind: 'token', tokenKey: event.tokenKey, reason: event.reason, ...at }
+    : { kind: 'member', memberNo: event.memberNo, reason: event.reason, ...at };
+}
+
+/** An end made on another instance was applied here: how long after it was made (wall clocks). */
+function publishApplied(event: SessionEndEvent): void {
+  if (!sessionEndChannel.hasSubscribers || event.at === undefined) return;
+  sessionEndChannel.publish({ kind: event.kind, reason: event.reason, lagMs: Math.max(0, Date.now() - event.at) } satisfies SessionEndMessage);
 }
 
 function publishRevocation(digest: string, origin: RevocationMessage['origin']): void {

@@ -8,11 +8,15 @@ export type SessionEndReason = 'logout' | 'admin' | 'shutdown';
  * other. `tokenKey` is the token's SHA-256 digest (`tokenKey(token)`), never
  * the token. `scope` is the tenant (platform and game, 16 hex digits) the
  * event belongs to: set on what a client hands its bus, and left out of what
- * it emits to its own listeners (always its own scope).
+ * it emits to its own listeners (always its own scope). `at`, when present,
+ * is when the end was made: the making instance's wall clock (`Date.now()`,
+ * ms), so another instance can tell how long the end took to reach it
+ * (instances' clocks are assumed in step, as NTP keeps them); events without
+ * it are still honoured.
  */
 export type SessionEndEvent =
-  | { kind: 'token'; tokenKey: string; reason: SessionEndReason; scope?: string }
-  | { kind: 'member'; memberNo: string; reason: SessionEndReason; scope?: string };
+  | { kind: 'token'; tokenKey: string; reason: SessionEndReason; scope?: string; at?: number }
+  | { kind: 'member'; memberNo: string; reason: SessionEndReason; scope?: string; at?: number };
 
 /** How a client subscribes to its bus: to the events of its own tenant scope. */
 export interface SubscribeOptions {
@@ -57,8 +61,12 @@ export function parseSessionEnd(value: unknown): SessionEndEvent | undefined {
   const reason = v.reason as SessionEndReason;
   // A scope that is there but not one (another type, another shape) is no event of ours: never read as unscoped.
   if (v.scope !== undefined && (typeof v.scope !== 'string' || !SCOPE.test(v.scope))) return undefined;
-  const scope = v.scope === undefined ? {} : { scope: v.scope };
-  if (v.kind === 'token' && typeof v.tokenKey === 'string' && DIGEST.test(v.tokenKey)) return { kind: 'token', tokenKey: v.tokenKey, reason, ...scope };
-  if (v.kind === 'member' && typeof v.memberNo === 'string' && DIGITS.test(v.memberNo)) return { kind: 'member', memberNo: v.memberNo, reason, ...scope };
+  // A stamp that is not a plausible time is dropped, never a reason to refuse the end itself.
+  const extra = {
+    ...(v.scope === undefined ? {} : { scope: v.scope }),
+    ...(typeof v.at === 'number' && Number.isSafeInteger(v.at) && v.at > 0 ? { at: v.at } : {}),
+  };
+  if (v.kind === 'token' && typeof v.tokenKey === 'string' && DIGEST.test(v.tokenKey)) return { kind: 'token', tokenKey: v.tokenKey, reason, ...extra };
+  if (v.kind === 'member' && typeof v.memberNo === 'string' && DIGITS.test(v.memberNo)) return { kind: 'member', memberNo: v.memberNo, reason, ...extra };
   return undefined;
 }

@@ -13,7 +13,7 @@ import type { LiveConnection, SessionRegistry } from '../realtime/session-regist
 import type { GameUser } from '../types.js';
 import { awaitFirstMessage } from './first-message.js';
 import { DEFAULT_HEARTBEAT_INTERVAL_MS, startHeartbeat } from './heartbeat.js';
-import { closeOverflowing, closeSocket, parse, refuse, send, SHUTDOWN } from './ws-io.js';
+import { brokeBound, closeOverflowing, closeSocket, parse, refuse, send, SHUTDOWN } from './ws-io.js';
 
 export { MAX_QUEUED_MESSAGES } from './first-message.js';
 
@@ -130,7 +130,7 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
     const connection = live.get(this);
     if (connection === undefined) return;
     live.delete(this);
-    registry.remove(connection);
+    registry.remove(connection, brokeBound(this) ? 'bound' : 'closed');
   }
 
   function onMessage(this: WebSocket, data: RawData): void {

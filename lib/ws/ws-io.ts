@@ -44,8 +44,16 @@ export function closeOverflowing(ws: WebSocket): void {
  * our close frame). Its close frame is not waited for.
  */
 export function closeViolating(ws: WebSocket, code: number, reason: string): void {
+  violators.add(ws);
   ws.pause();
   closeWith(ws, code, reason, VIOLATOR_GRACE_MS);
+}
+
+const violators = new WeakSet<WebSocket>();
+
+/** True when we closed this socket for breaking a bound (the registry counts such ends as `bound`). */
+export function brokeBound(ws: WebSocket): boolean {
+  return violators.has(ws);
 }
 
 /** Sends our close frame and cuts the socket off `graceMs` later if the peer has not closed it. */

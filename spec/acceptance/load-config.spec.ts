@@ -11,7 +11,16 @@ describe('loadConfig (example app environment)', () => {
       webLogoutUrl: null,
       reverifyIntervalMs: 300_000,
       reverifyGraceMs: 900_000,
+      outageGraceMs: 0,
     });
+  });
+
+  it('reads PLATFORM_OUTAGE_GRACE_MS (0 off, at most one hour), and names a bad one', () => {
+    expect(loadConfig({ PLATFORM_OUTAGE_GRACE_MS: '600000' })).toMatchObject({ outageGraceMs: 600_000 });
+    expect(loadConfig({ PLATFORM_OUTAGE_GRACE_MS: '3600000' })).toMatchObject({ outageGraceMs: 3_600_000 });
+    for (const bad of ['3600001', '-1', '10m', '1.5', '1e6']) {
+      expect(() => loadConfig({ PLATFORM_OUTAGE_GRACE_MS: bad })).toThrow(`PLATFORM_OUTAGE_GRACE_MS must be a whole number of milliseconds from 0 (off) to 3600000, got "${bad}".`);
+    }
   });
 
   it('reads REVERIFY_INTERVAL_MS and REVERIFY_GRACE_MS, and names a bad one', () => {

@@ -95,6 +95,12 @@ describe('npm start failures', () => {
     expect(app.stderr()).toContain('ADMIN_MEMBER_NOS must be comma-separated member numbers');
   }, SLOW_MS);
 
+  it('exits 1 naming the variable when PLATFORM_OUTAGE_GRACE_MS is malformed', async () => {
+    const app = startAppProcess({ PORT: '0', PLATFORM_OUTAGE_GRACE_MS: '2h' });
+    expect(await app.exited(SLOW_MS / 2)).toBe(1);
+    expect(app.stderr()).toContain('PLATFORM_OUTAGE_GRACE_MS must be a whole number of milliseconds');
+  }, SLOW_MS);
+
   it('keeps serving with wrong credentials: one clear log line, then 500 contact_support', async () => {
     const emulator = await startEmulator();
     const app = startAppProcess({
@@ -118,6 +124,32 @@ describe('npm start failures', () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain('PLATFORM_CLIENT_SECRET');
       expect(app.stdout() + app.stderr()).not.toContain('wrong-secret-value');
+    } finally {
+      await app.stop();
+      await emulator.close();
+    }
+  }, SLOW_MS);
+
+  it('with PLATFORM_OUTAGE_GRACE_MS, keeps serving a player verified before the platform went down (200), and only that one (503)', async () => {
+    const emulator = await startEmulator();
+    const app = startAppProcess({
+      PORT: '0',
+      PLATFORM_BASE_URL: emulator.url,
+      PLATFORM_CLIENT_ID: 'demo-client',
+      PLATFORM_CLIENT_SECRET: 'demo-secret',
+      PLATFORM_GAME_ID: 'demo-game',
+      PLATFORM_OUTAGE_GRACE_MS: '600000',
+    });
+    try {
+      const url = (await app.waitForOutput(READY, SLOW_MS / 2))[1]!;
+      expect(app.stdout()).toContain('Outage grace: 600000 ms');
+      const me = (token: string): Promise<Response> => fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+      const token = emulator.login('20005061987', 'demo-game').access_token;
+      expect((await me(token)).status).toBe(200);
+      emulator.injectFault({ endpoint: 'E2', type: 'http5xx', count: Infinity });
+      const served = await me(token);
+      expect([served.status, await served.json()]).toEqual([200, { member_no: '20005061987', guid: expect.any(String) }]);
+      expect((await me(emulator.login('20005061987', 'demo-game').access_token)).status).toBe(503);
     } finally {
       await app.stop();
       await emulator.close();

@@ -1,4 +1,7 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
 import type { Authenticator } from '../../lib/auth/authenticate.js';
+import { CHANNELS, type ConnectionMessage } from '../../lib/diagnostics/channels.js';
+import { PlatformError } from '../../lib/errors/index.js';
 import { tokenKey } from '../../lib/hashing/fingerprint.js';
 import { problemResponse } from '../../lib/adapters/problem-response.js';
 import { SessionRegistry, type ConnectionEnding } from '../../lib/realtime/index.js';
@@ -128,5 +131,50 @@ describe('SessionRegistry bookkeeping', () => {
     registry.onShutdown(() => heard.push('late'));
     expect([registry.closing, heard]).toEqual([true, ['kept', 'late']]);
     stop();
+  });
+
+  it('tells the connection channel why it ended each session on purpose, and nothing for a player\'s own close', async () => {
+    const answers: Record<string, () => PlatformError | GameUser> = {
+      refused: () => new PlatformError({ kind: 'invalid_token', code: 40000, message: 'refused' }),
+      revoked: () => new PlatformError({ kind: 'invalid_token', message: 'revoked', description: 'The token was revoked' }),
+      down: () => new PlatformError({ kind: 'platform_unavailable', message: 'down' }),
+      grace: () => ({ memberNo: MEMBER, guid: null, servedInGrace: true }),
+    };
+    const judged = Object.assign(async () => undefined, {
+      token: async (token: string): Promise<GameUser> => {
+        const answer = answers[token]?.() ?? { memberNo: memberOf(token), guid: null };
+        if (answer instanceof PlatformError) throw answer;
+        return answer;
+      },
+      realm: 'test',
+    }) as unknown as Authenticator<object, never>;
+    let now = 0;
+    const ending = new SessionRegistry({ authenticate: judged, reverifyIntervalMs: 0, reverifyGraceMs: 1000, now: () => now });
+    const ends: ConnectionMessage[] = [];
+    const listener = (message: unknown): void => void ends.push(message as ConnectionMessage);
+    diagnosticsChannel.subscribe(CHANNELS.connection, listener);
+    try {
+      const open = (token: string) => ending.add({ transport: 'ws', user: { memberNo: memberOf(token), guid: null }, token, close: () => undefined });
+      for (const token of ['refused', 'revoked', 'down', 'grace']) open(token);
+      now = 999;
+      // Not yet a second without a verification: an outage, or an answer from the outage grace, ends nothing.
+      expect(await ending.reverifier.verifyAll()).toEqual({ verified: 0, ended: 2, failures: 4 });
+      now = 1000;
+      expect(await ending.reverifier.verifyAll()).toEqual({ verified: 0, ended: 2, failures: 2 });
+      ending.remove(open('token-a'));
+      ending.remove(open('token-b'), 'bound');
+      open('token-c');
+      ending.endToken(tokenKey('token-c'), 'logout');
+      open('other-token');
+      ending.endMember(OTHER, 'admin');
+      open('token-d');
+      ending.closeAll('shutdown');
+    } finally {
+      diagnosticsChannel.unsubscribe(CHANNELS.connection, listener);
+    }
+    expect(ends.map((m) => [m.reason, m.ended])).toEqual([
+      ['relogin', 'refused'], ['relogin', 'revoked'], ['retry_later', 'expired'], ['retry_later', 'expired'],
+      ['closed', undefined], ['bound', 'bound'], ['logout', 'logout'], ['admin', 'admin'], ['shutdown', 'shutdown'],
+    ]);
   });
 });

@@ -94,7 +94,9 @@ describe('three clients on one Redis (real redis-server)', () => {
     expectPlatformError(await rejectionOf(() => a!.client.verifyUserToken(token)), 'invalid_token', 401);
     const event = { kind: 'token', tokenKey: tokenKey(token), reason: 'logout' };
     await until(() => b!.ends.length === 1 && c!.ends.length === 1, 500, 'session-end on the others');
-    for (const i of [a!, b!, c!]) expect(i.ends).toEqual([event]);
+    // Every instance sees the end stamped with when it was made (the maker's clock).
+    for (const i of [a!, b!, c!]) expect(i.ends).toEqual([{ ...event, at: a!.ends[0]!.at }]);
+    expect(a!.ends[0]!.at).toEqual(expect.any(Number));
     // A new instance that missed the message learns it from Redis.
     const [late] = await instances(1, true);
     expectPlatformError(await rejectionOf(() => late!.client.verifyUserToken(token)), 'invalid_token', 401);
@@ -104,7 +106,7 @@ describe('three clients on one Redis (real redis-server)', () => {
     const [a, b, c] = await instances(3);
     await a!.client.endMemberSessions(DEMO.admin, 'admin');
     await until(() => b!.ends.length === 1 && c!.ends.length === 1, 1000, 'the member event');
-    for (const i of [a!, b!, c!]) expect(i.ends).toEqual([{ kind: 'member', memberNo: DEMO.admin, reason: 'admin' }]);
+    for (const i of [a!, b!, c!]) expect(i.ends).toEqual([{ kind: 'member', memberNo: DEMO.admin, reason: 'admin', at: expect.any(Number) }]);
   });
 
   it('keeps answering through the platform while Redis is down, and shares again once it is back', async () => {

@@ -23,7 +23,7 @@ describe('revokeUserToken and endMemberSessions on one instance', () => {
     expect(error.code).toBeUndefined();
     expectPlatformError(await rejectionOf(() => c.verifyWebToken(token)), 'invalid_token', 401);
     expect(e2Count()).toBe(1);
-    expect(ends).toEqual([{ kind: 'token', tokenKey: tokenKey(token), reason: 'logout' }]);
+    expect(ends).toEqual([{ kind: 'token', tokenKey: tokenKey(token), reason: 'logout', at: expect.any(Number) }]);
     // Other tokens of the same member are not affected.
     await c.verifyUserToken(fx.emulator.login(DEMO.admin, DEMO.gameId).access_token);
   });
@@ -48,7 +48,7 @@ describe('revokeUserToken and endMemberSessions on one instance', () => {
       const ends: SessionEndEvent[] = [];
       c.on('session-end', (event) => ends.push(event));
       await c.endMemberSessions(DEMO.admin, 'admin');
-      expect(ends).toEqual([{ kind: 'member', memberNo: DEMO.admin, reason: 'admin' }]);
+      expect(ends).toEqual([{ kind: 'member', memberNo: DEMO.admin, reason: 'admin', at: expect.any(Number) }]);
       const token = fx.emulator.login(DEMO.admin, DEMO.gameId).access_token;
       await c.verifyUserToken(token);
       await c.verifyUserToken(token);

@@ -76,6 +76,24 @@ describe('two games sharing one store', () => {
   });
 });
 
+describe('two games sharing one store, with the outage grace', () => {
+  const fx = useEmulator({ seed: TEST_SEED });
+  afterEach(() => fx.emulator.clearFaults());
+  const client = clientsOn(() => fx.emulator, { timeoutMs: 300, totalTimeoutMs: 800, retries: 1 });
+
+  it('game B never serves game A\'s token in grace from A\'s record', async () => {
+    const store = mapStore(true);
+    const a = client({ store, outageGraceMs: 60_000 });
+    const b = client({ ...OTHER, store, outageGraceMs: 60_000 });
+    const tokenOfA = fx.emulator.login(DEMO.admin, DEMO.gameId).access_token;
+    await a.verifyUserToken(tokenOfA);
+    expect(store.keys().some((key) => key.startsWith(`${a.tenantScope}:grace:`))).toBe(true);
+    fx.emulator.injectFault({ endpoint: 'E2', type: 'http5xx', status: 503, count: Infinity });
+    expect(await a.verifyUserToken(tokenOfA)).toMatchObject({ memberNo: DEMO.admin, servedInGrace: true });
+    expectPlatformError(await rejectionOf(() => b.verifyUserToken(tokenOfA)), 'platform_unavailable', 503);
+  });
+});
+
 describe('the tenant scope', () => {
   it('differs by game and by platform, and names neither', () => {
     const scopes = [

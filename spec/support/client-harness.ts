@@ -43,7 +43,7 @@ export function configFor(emulator: Emulator, overrides: Partial<PlatformConfig>
 }
 
 /** Options of a client built by {@link clientsOn}: the config, and a store and revocation bus to share. */
-export type TestClientOptions = Partial<PlatformConfig> & { revocations?: RevocationBus; store?: VerificationStore };
+export type TestClientOptions = Partial<PlatformConfig> & { revocations?: RevocationBus; store?: VerificationStore; outageGraceMs?: number };
 
 /**
  * A factory of clients on the emulator `emulator()` returns (with

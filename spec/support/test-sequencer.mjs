@@ -20,6 +20,7 @@ const SLOW = [
   'spec/reliability/concurrency.spec.ts',
   'spec/colyseus/colyseus.spec.ts',
   'spec/realtime/ended-during-handshake.spec.ts',
+  'spec/realtime/reconnect-storm.spec.ts',
   'spec/reliability/secret-canaries.spec.ts',
   'spec/socket-io/typed-player.spec.ts',
   'spec/package/commonjs-require.spec.ts',

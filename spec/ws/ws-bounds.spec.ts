@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import diagnosticsChannel from 'node:diagnostics_channel';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -7,6 +8,7 @@ import { createAuthenticator } from '../../lib/auth/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { PlatformClient, type PlatformConfig } from '../../lib/index.js';
 import { SessionRegistry } from '../../lib/realtime/index.js';
+import { CHANNELS, type ConnectionMessage } from '../../lib/diagnostics/channels.js';
 import { attachWebSocket, type AttachedWebSocket, type WebSocketAuthOptions } from '../../lib/ws/index.js';
 import { configFor, DEMO, startTestEmulator } from '../support/client-harness.js';
 import { openWs, probeWs } from '../support/realtime-harness.js';
@@ -80,6 +82,9 @@ describe('ws adapter bounds', () => {
       };
       const server = (ws = await startWs(emulator, { maxBufferedBytes: BOUND, onConnection }));
       const probe = await openWs(server.url, bearer(emulator.login(DEMO.admin).access_token));
+      const ends: ConnectionMessage[] = [];
+      const onEnd = (message: unknown): void => void ends.push(message as ConnectionMessage);
+      diagnosticsChannel.subscribe(CHANNELS.connection, onEnd);
       // The adapter's own socket: what it holds for the flooder is sampled at each message it reads.
       const [serverSide] = [...server.adapter.wss.clients];
       let peak = 0;
@@ -103,8 +108,14 @@ describe('ws adapter bounds', () => {
       expect(sent).toBeLessThan(15_000_000);
       // The bound plus what one ping made us write at most (its pong and the state push).
       expect(peak).toBeLessThanOrEqual(BOUND + STATE.length + 64);
-      probe.ws.terminate();
-      await until(() => server.registry.size === 0, 5000, 'the flooder forgotten');
+      try {
+        probe.ws.terminate();
+        await until(() => server.registry.size === 0, 5000, 'the flooder forgotten');
+      } finally {
+        diagnosticsChannel.unsubscribe(CHANNELS.connection, onEnd);
+      }
+      // Counted among the sessions this instance ended: for breaking a bound.
+      expect(ends).toEqual([expect.objectContaining({ reason: 'bound', ended: 'bound' })]);
     }, 30_000);
 
     it('keeps a client that reads, however many pings it sends', async () => {
