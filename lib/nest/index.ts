@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import '../runtime-check.js'; // first: an unsupported Node is refused before any other module runs
 export { GamePlatformModule } from './game-platform-module.js';
 export type { GamePlatformModuleOptions, GamePlatformModuleAsyncOptions } from './game-platform-module.js';
 export { GamePlatformGuard } from './game-platform-guard.js';
