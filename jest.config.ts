@@ -11,7 +11,7 @@ const config: Config = {
   testMatch: ['**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/spec/browser/', '<rootDir>/spec/package-install/'],
   // undici: only the `Client` the package uses (spec/support/undici-client.cjs says why).
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^undici$': '<rootDir>/spec/support/undici-client.cjs' },
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^undici(/index\\.js)?$': '<rootDir>/spec/support/undici-client.cjs' },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
