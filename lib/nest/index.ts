@@ -10,4 +10,5 @@ export { GamePlatformGuard } from './game-platform-guard.js';
 export { GamePlatformExceptionFilter } from './problem-filter.js';
 export type { AdapterCore, AdapterOptions } from '../adapters/adapter-core.js';
 export { GameUser } from './game-user.js';
+export { GAME_PLATFORM_CLIENT } from './tokens.js';
 export { passportResult } from './passport-result.js';
