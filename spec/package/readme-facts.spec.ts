@@ -63,6 +63,14 @@ describe('the README\'s facts', () => {
     }
   });
 
+  it('the majors a guide names for its framework are the peer range\'s', () => {
+    // A 0.x range names its minors (0.16 and 0.18), any other its majors (11 and 12).
+    const named = (range: string): string => [...range.matchAll(/\^(\d+)\.(\d+)/g)].map((m) => (m[1] === '0' ? `0.${m[2]}` : m[1]!)).join(' and ');
+    expect(read('docs/nest.md')).toContain(`(Nest ${named(pkg.peerDependencies['@nestjs/common']!)},`);
+    expect(read('docs/fastify.md')).toContain(`(Fastify ${named(pkg.peerDependencies.fastify!)})`);
+    expect(read('docs/realtime.md')).toContain(`works with Colyseus ${named(pkg.peerDependencies['@colyseus/core']!)} (peer range`);
+  });
+
   it('install lines for the optional integrations live in the README\'s table only', () => {
     const repeated: string[] = [];
     for (const file of readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md'))) {
