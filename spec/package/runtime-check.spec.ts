@@ -39,6 +39,12 @@ describe('the supported runtime', () => {
     expect(pkg.engines.node).toBe(`>=${MINIMUM_NODE_MAJOR}`);
   });
 
+  it('is the first module every entry point and the CLI import (whatever Node runs the tests)', () => {
+    const sources = [...ENTRIES.map(([, file]) => path.join('lib', file.replace(/\.js$/, '.ts'))), path.join('lib', 'cli', 'main.ts')];
+    const first = sources.map((file) => ({ file, first: /^(?:import|export)\b[^;]*?['"]([^'"]+)['"]/m.exec(readFileSync(path.join(ROOT, file), 'utf8'))?.[1] }));
+    expect(first.filter(({ first: specifier }) => !specifier?.endsWith('/runtime-check.js'))).toEqual([]);
+  });
+
   it('refuses an older Node by name, never Bun or Deno (they report the Node version they emulate)', () => {
     expect(unsupportedRuntime({ node: '20.20.2', bun: undefined, deno: false })).toBe(`passport-game-platform needs Node.js ${MINIMUM_NODE_MAJOR} or later (this is 20.20.2)`);
     expect(unsupportedRuntime({ node: '18.20.0', bun: '1.4.5', deno: false })).toBeUndefined();
