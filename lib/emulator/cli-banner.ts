@@ -3,7 +3,7 @@ import type { Emulator, EmulatorOptions } from './types.js';
 
 /**
  * What the standalone emulator prints at start: base URL (first line), seeded credentials (dev
- * credentials of the emulator only), the `PLATFORM_*` lines an app's environment needs to reach
+ * credentials of the emulator only), an `export PLATFORM_...` line giving an app's environment what it needs to reach
  * this emulator, and ready `curl` commands.
  */
 export function cliBanner(emulator: Emulator, rawSeed: NonNullable<EmulatorOptions['seed']>): string {
