@@ -10,8 +10,15 @@ const config: Config = {
   roots: ['<rootDir>/spec'],
   testMatch: ['**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/spec/browser/', '<rootDir>/spec/package-install/'],
-  // undici: only the `Client` the package uses (spec/support/undici-client.cjs says why).
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^undici$': '<rootDir>/spec/support/undici-client.cjs' },
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    // undici: only the `Client` the package uses (spec/support/undici-client.cjs says why).
+    '^undici(/index\\.js)?$': '<rootDir>/spec/support/undici-client.cjs',
+    // The package's own name (the examples import it as an app does): its sources, as tsconfig.json's paths say.
+    '^passport-game-platform$': '<rootDir>/lib/index.ts',
+    '^passport-game-platform/socket\\.io$': '<rootDir>/lib/socket-io/index.ts',
+    '^passport-game-platform/([a-z-]+)$': '<rootDir>/lib/$1/index.ts',
+  },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },

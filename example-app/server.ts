@@ -1,5 +1,6 @@
 // `npm start`: runs the example app. With no PLATFORM_BASE_URL/PLATFORM_ENV it
 // starts the embedded emulator, seeds demo members and prints curl commands.
+import '../lib/runtime-check.js'; // first: an unsupported Node exits here, naming the requirement
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

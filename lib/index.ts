@@ -5,6 +5,7 @@
 // spec/package/root-exports.spec.ts pins this list.
 
 // Errors: one class, one guard, the platform's codes.
+import './runtime-check.js'; // first: an unsupported Node is refused before any other module runs
 export { PlatformError, isPlatformError, PlatformCode } from './errors/index.js';
 export type { ErrorKind, ClientAction, PlatformEndpoint, PlatformErrorInit } from './errors/index.js';
 

@@ -1,7 +1,7 @@
 // A Fastify game backend protected by passport-game-platform/fastify.
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Logger, PlatformClient } from '../../lib/index.js';
-import { fastifyGamePlatform, gamePlatformErrorHandler } from '../../lib/fastify/index.js';
+import type { Logger, PlatformClient } from 'passport-game-platform';
+import { fastifyGamePlatform, gamePlatformErrorHandler } from 'passport-game-platform/fastify';
 
 /** Builds the app without listening: `GET /healthz` (open) and `GET /api/me` (bearer). */
 export async function buildFastifyApp(client: PlatformClient, logger?: Logger): Promise<FastifyInstance> {

@@ -1,8 +1,8 @@
 // A NestJS game backend protected by passport-game-platform/nest.
 import 'reflect-metadata';
 import { Controller, Get, Module, UseGuards, type DynamicModule } from '@nestjs/common';
-import type { GameUser as Player } from '../../lib/index.js';
-import { GamePlatformGuard, GameUser } from '../../lib/nest/index.js';
+import type { GameUser as Player } from 'passport-game-platform';
+import { GamePlatformGuard, GameUser } from 'passport-game-platform/nest';
 
 @Controller()
 export class HealthController {

@@ -4,8 +4,8 @@ import 'reflect-metadata';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { PlatformClient } from '../../lib/index.js';
-import { GamePlatformModule } from '../../lib/nest/index.js';
+import { PlatformClient } from 'passport-game-platform';
+import { GamePlatformModule } from 'passport-game-platform/nest';
 import { demoBanner, platformEnv } from '../shared/platform-from-env.js';
 import { AppModule } from './app-module.js';
 

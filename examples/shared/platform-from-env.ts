@@ -1,8 +1,8 @@
 // Shared by the Nest and Fastify examples: the platform client from
 // PLATFORM_* variables, or, with none set, an embedded emulator with demo
 // members (development only).
-import { PlatformClient, type Logger } from '../../lib/index.js';
-import { DEFAULT_MEMBERS, startEmulator, type Emulator } from '../../lib/emulator/index.js';
+import { PlatformClient, type Logger } from 'passport-game-platform';
+import { DEFAULT_MEMBERS, startEmulator, type Emulator } from 'passport-game-platform/emulator';
 
 export interface DemoPlatform {
   client: PlatformClient;

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import '../runtime-check.js'; // first: an unsupported Node is refused before any other module runs
 import { runCli } from './run-cli.js';
 
 // The bin entry: all behaviour is in runCli, which never throws.

@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import '../runtime-check.js'; // first: an unsupported Node is refused before any other module runs
 export { gamePlatformRoomAuth, RoomAuthError } from './room-auth.js';
 export type { RoomAuth, RoomAuthOptions, RoomAuthContext } from './room-auth.js';
 export type { WatchableTransport } from './url-token.js';

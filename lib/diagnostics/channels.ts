@@ -1,4 +1,4 @@
-import diagnosticsChannel from 'node:diagnostics_channel';
+import * as diagnosticsChannel from 'node:diagnostics_channel';
 import type { ErrorKind, PlatformEndpoint } from '../errors/index.js';
 
 /**

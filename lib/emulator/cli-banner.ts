@@ -3,7 +3,7 @@ import type { Emulator, EmulatorOptions } from './types.js';
 
 /**
  * What the standalone emulator prints at start: base URL (first line), seeded credentials (dev
- * credentials of the emulator only), the `PLATFORM_*` lines an app's environment needs to reach
+ * credentials of the emulator only), an `export PLATFORM_...` line giving an app's environment what it needs to reach
  * this emulator, and ready `curl` commands.
  */
 export function cliBanner(emulator: Emulator, rawSeed: NonNullable<EmulatorOptions['seed']>): string {
@@ -24,14 +24,19 @@ export function cliBanner(emulator: Emulator, rawSeed: NonNullable<EmulatorOptio
   const client = seed.clients.find((c) => c.environment === undefined || c.environment === emulator.environment) ?? seed.clients[0];
   const game = client?.service_id ?? '<game_id>';
   const json = (o: object): string => `'${JSON.stringify(o)}'`;
-  // The same variables fromEnv() reads: an app started with these talks to this emulator.
+  // The same variables fromEnv() reads, as one `export` line a POSIX shell takes as pasted (bare
+  // NAME=value lines would set shell variables the app started next never sees).
+  const variables = [
+    `PLATFORM_BASE_URL=${url}`,
+    `PLATFORM_CLIENT_ID=${client?.client_id ?? '<client_id>'}`,
+    `PLATFORM_CLIENT_SECRET=${client?.client_secret ?? '<client_secret>'}`,
+    `PLATFORM_GAME_ID=${game}`,
+  ];
   lines.push(
     '',
-    'Paste into your app\'s environment (fromEnv() reads these):',
-    `  PLATFORM_BASE_URL=${url}`,
-    `  PLATFORM_CLIENT_ID=${client?.client_id ?? '<client_id>'}`,
-    `  PLATFORM_CLIENT_SECRET=${client?.client_secret ?? '<client_secret>'}`,
-    `  PLATFORM_GAME_ID=${game}`,
+    'Paste into the shell that starts your app (fromEnv() reads these):',
+    `  export ${variables.join(' ')}`,
+    'or write them to a .env file, one per line, and start Node with --env-file=.env (nothing else reads .env).',
   );
   lines.push(
     '',

@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import '../runtime-check.js'; // first: an unsupported Node is refused before any other module runs
 export { startEmulator } from './start-emulator.js';
 export { runEmulatorCli, EMULATOR_USAGE } from './run-cli.js';
 export type { EmulatorCliIo } from './run-cli.js';

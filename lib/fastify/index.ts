@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import '../runtime-check.js'; // first: an unsupported Node is refused before any other module runs
 export { fastifyGamePlatform } from './plugin.js';
 export type { FastifyGamePlatformOptions } from './plugin.js';
 export type { FastifyGameUser, FastifyRequestUserType, FastifyRequestUser, GameUserRequest } from './request-user.js';

@@ -1,5 +1,7 @@
-import { Client } from 'undici';
-import type { Dispatcher } from 'undici';
+// By its file, not its bare name: Bun swaps a bare `undici` for a stub of its own (no dispatch, destroy
+// or close); Node and Deno load the same file either way.
+import { Client } from 'undici/index.js';
+import type { Dispatcher } from 'undici/index.js';
 
 /** Largest response body read from the platform (its answers are a few hundred bytes). */
 export const MAX_RESPONSE_BYTES = 64 * 1024;

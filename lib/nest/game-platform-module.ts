@@ -3,7 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { adapterCore, type AdapterOptions } from '../adapters/adapter-core.js';
 import { GamePlatformGuard } from './game-platform-guard.js';
 import { GamePlatformExceptionFilter } from './problem-filter.js';
-import { GAME_PLATFORM_CORE } from './tokens.js';
+import { GAME_PLATFORM_CLIENT, GAME_PLATFORM_CORE, GAME_PLATFORM_OPTIONS } from './tokens.js';
 
 /**
  * Options of {@link GamePlatformModule}: `client` (a `PlatformClient`),
@@ -21,11 +21,12 @@ export interface GamePlatformModuleAsyncOptions {
 
 const OWNER = 'GamePlatformModule';
 const SHARED: Provider[] = [GamePlatformGuard, { provide: APP_FILTER, useClass: GamePlatformExceptionFilter }];
-const EXPORTS = [GAME_PLATFORM_CORE, GamePlatformGuard];
+const EXPORTS = [GAME_PLATFORM_CORE, GAME_PLATFORM_CLIENT, GamePlatformGuard];
 
 /**
- * Global module providing {@link GamePlatformGuard} and registering the
- * exception filter that renders our problem answers.
+ * Global module providing {@link GamePlatformGuard} and the client (injected with
+ * {@link GAME_PLATFORM_CLIENT}), and registering the exception filter that renders our problem
+ * answers.
  *
  * @example
  * ```ts
@@ -60,7 +61,7 @@ export class GamePlatformModule {
     return {
       module: GamePlatformModule,
       global: true,
-      providers: [{ provide: GAME_PLATFORM_CORE, useValue: core }, ...SHARED],
+      providers: [{ provide: GAME_PLATFORM_CORE, useValue: core }, { provide: GAME_PLATFORM_CLIENT, useValue: options.client }, ...SHARED],
       exports: EXPORTS,
     };
   }
@@ -76,11 +77,13 @@ export class GamePlatformModule {
       global: true,
       imports,
       providers: [
+        { provide: GAME_PLATFORM_OPTIONS, useFactory, inject },
         {
           provide: GAME_PLATFORM_CORE,
-          useFactory: async (...args: never[]) => adapterCore(await useFactory(...args), OWNER),
-          inject,
+          useFactory: (resolved: GamePlatformModuleOptions) => adapterCore(resolved, OWNER),
+          inject: [GAME_PLATFORM_OPTIONS],
         },
+        { provide: GAME_PLATFORM_CLIENT, useFactory: (resolved: GamePlatformModuleOptions) => resolved.client, inject: [GAME_PLATFORM_OPTIONS] },
         ...SHARED,
       ],
       exports: EXPORTS,

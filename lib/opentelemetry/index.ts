@@ -1,3 +1,4 @@
+import '../runtime-check.js'; // first: an unsupported Node is refused before any other module runs
 import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { context as otelContext, metrics, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';

@@ -1,3 +1,4 @@
+import '../runtime-check.js'; // first: an unsupported Node is refused before any other module runs
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';

@@ -12,6 +12,7 @@
  *
  * @packageDocumentation
  */
+import '../runtime-check.js'; // first: an unsupported Node is refused before any other module runs
 export { SessionRegistry, LiveConnection } from './session-registry.js';
 export type { SessionRegistryOptions, RefreshResult, TokenGroup, ConnectionCloser } from './session-registry.js';
 export { Reverifier, DEFAULT_REVERIFY_INTERVAL_MS, DEFAULT_REVERIFY_GRACE_MS } from './reverifier.js';

@@ -1,4 +1,5 @@
 // passport-game-platform/redis: the verification store and revocation bus on Redis (node-redis, an optional peer).
+import '../runtime-check.js'; // first: an unsupported Node is refused before any other module runs
 export { RedisVerificationStore, UNREADABLE_VALUE } from './redis-store.js';
 export { RedisRevocationBus, END_LOG_WINDOW_MS, END_LOG_MAX_ENTRIES } from './redis-bus.js';
 export type { BusStats, RedisBusOptions } from './redis-bus.js';

@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import '../runtime-check.js'; // first: an unsupported Node is refused before any other module runs
 export { useSocketIoAuth, connectError } from './socket-io-auth.js';
 export type { SocketIoAuthOptions, ConnectError } from './socket-io-auth.js';
 export { gameUser } from './game-socket.js';

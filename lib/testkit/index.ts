@@ -14,6 +14,7 @@
  *
  * @packageDocumentation
  */
+import '../runtime-check.js'; // first: an unsupported Node is refused before any other module runs
 export { SimulatedClient, SDK_RENEWAL_FRACTION } from './simulated-client.js';
 export type { SimulatedClientOptions, SimulatedClock, HeldSocket } from './simulated-client.js';
 export { PcSdkSimulator, PcSdkResult, PcSdkResultCode, PC_SDK_TOKEN_BUFFER_LENGTH } from './pc-sdk-simulator.js';

@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import '../runtime-check.js'; // first: an unsupported Node is refused before any other module runs
 export { attachWebSocket, FIRST_MESSAGE_TIMEOUT_MS, MAX_QUEUED_MESSAGES } from './websocket-auth.js';
 export type { WebSocketAuthOptions, AttachedWebSocket } from './websocket-auth.js';
 export { refuseUnservedUpgrades } from './unserved-upgrades.js';

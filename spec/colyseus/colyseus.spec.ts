@@ -50,6 +50,19 @@ async function expectEndedByAdmin(registry: SessionRegistry, room: ClientRoom): 
   expect(await code).toBe(4403);
 }
 
+// The SDK warns on console about what these tests do on purpose: messages the test room does not
+// listen for (`session`, `session:ended`) and rooms the server closes. Only those lines are dropped.
+const EXPECTED_SDK_WARNINGS = /^(@colyseus\/sdk: onMessage\(\) not registered for type|Room connection was closed unexpectedly)/;
+const consoleWarn = console.warn;
+beforeAll(() => {
+  console.warn = (...args: unknown[]) => {
+    if (!EXPECTED_SDK_WARNINGS.test(String(args[0]))) consoleWarn(...args);
+  };
+});
+afterAll(() => {
+  console.warn = consoleWarn;
+});
+
 describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk client)', () => {
   let emulator: Emulator;
   let client: PlatformClient;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { runEmulatorCli, startEmulator } from '../../lib/emulator/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
@@ -101,14 +102,17 @@ describe('npx tsx lib/emulator/cli.ts (spawned)', () => {
 });
 
 describe('the emulator banner', () => {
-  it('prints the PLATFORM_* lines that make fromEnv() reach this emulator', async () => {
+  it('prints an export line that, pasted into a shell, gives the app started next the PLATFORM_* variables fromEnv() needs to reach this emulator', async () => {
     const { fromEnv, PlatformClient } = await import('../../lib/index.js');
     const { io, out } = capture();
     const signals = new EventEmitter();
     let emulator: Emulator | undefined;
     const done = runEmulatorCli(['--port=0'], { ...io, signals, onReady: (e) => { emulator = e; } });
     while (emulator === undefined) await new Promise((r) => setTimeout(r, 5));
-    const env = Object.fromEntries(out().split('\n').map((l) => /^\s+(PLATFORM_[A-Z_]+)=(.*)$/.exec(l)).filter((m) => m !== null).map((m) => [m[1], m[2]]));
+    const line = out().split('\n').find((l) => /^\s+export PLATFORM_/.test(l));
+    // As a user pastes it: the shell runs the line, then starts a program (here `env`) that must see the variables.
+    const shown = execFileSync('sh', ['-c', `${line ?? ''}\nenv`], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    const env = Object.fromEntries(shown.split('\n').map((l) => /^(PLATFORM_[A-Z_]+)=(.*)$/.exec(l)).filter((m) => m !== null).map((m) => [m[1], m[2]]));
     expect(Object.keys(env).sort()).toEqual(['PLATFORM_BASE_URL', 'PLATFORM_CLIENT_ID', 'PLATFORM_CLIENT_SECRET', 'PLATFORM_GAME_ID']);
     const client = new PlatformClient(fromEnv(env));
     try {

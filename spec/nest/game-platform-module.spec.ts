@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Controller, Get, Injectable, Module, UseGuards, type ExecutionContext } from '@nestjs/common';
+import { Controller, Get, Inject, Injectable, Module, UseGuards, type ExecutionContext } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
@@ -8,7 +8,7 @@ import passport from 'passport';
 import { AppModule } from '../../examples/nest/app-module.js';
 import { PlatformClient } from '../../lib/client/index.js';
 import { DEFAULT_MEMBERS } from '../../lib/emulator/index.js';
-import { GamePlatformGuard, GamePlatformModule, GameUser } from '../../lib/nest/index.js';
+import { GAME_PLATFORM_CLIENT, GamePlatformGuard, GamePlatformModule, GameUser } from '../../lib/nest/index.js';
 import { PlatformBearerStrategy } from '../../lib/strategy/index.js';
 import { recordingLogger } from '../support/http-apps.js';
 import { useAdapterEmulator } from '../support/http-emulator-client.js';
@@ -55,6 +55,25 @@ describe('GamePlatformModule', () => {
     } finally {
       await app.close();
       void built?.close();
+    }
+  });
+
+  it('provides its client for injection under GAME_PLATFORM_CLIENT, from forRoot and from forRootAsync', async () => {
+    const client = clients.create();
+    @Injectable()
+    class Uses {
+      constructor(readonly client: PlatformClient) {}
+    }
+    Inject(GAME_PLATFORM_CLIENT)(Uses, undefined, 0);
+    for (const platform of [GamePlatformModule.forRoot({ client }), GamePlatformModule.forRootAsync({ useFactory: async () => ({ client }) })]) {
+      @Module({ imports: [platform], providers: [Uses] })
+      class WithClient {}
+      const context = await NestFactory.createApplicationContext(WithClient, { logger: false });
+      try {
+        expect(context.get(Uses).client).toBe(client);
+      } finally {
+        await context.close();
+      }
     }
   });
 

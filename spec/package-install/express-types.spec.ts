@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { compileApp, env, packPackage, run, type PackedPackage } from './packed-package.js';
 
@@ -42,6 +42,20 @@ describe('the packed package in a TypeScript Express app (strict, no skipLibChec
     expect(result.device).toMatchObject({ status: 403, body: { action: 'register_device', code: 46217 } });
     expect(result.none).toMatchObject({ status: 401, body: { action: 'login' } });
   }, 300_000);
+
+  it('compiles under legacy settings too (CommonJS, node10 resolution, no esModuleInterop, strict, no skipLibCheck)', async () => {
+    const dir = path.join(packed.work, 'express5');
+    await writeFile(path.join(dir, 'legacy.ts'), [
+      "import { CHANNELS, PlatformClient, requireGameUser, type VerifyMessage } from 'passport-game-platform';",
+      'export const names: unknown[] = [CHANNELS.verify, PlatformClient, requireGameUser];',
+      'export type Message = VerifyMessage;',
+    ].join('\n'));
+    const tsc = path.join(process.cwd(), 'node_modules', 'typescript', 'bin', 'tsc');
+    const flags = ['--strict', '--module', 'commonjs', '--moduleResolution', 'node10', '--target', 'es2022', '--types', 'node', '--noEmit', 'legacy.ts'];
+    await run(process.execPath, [tsc, ...flags], { cwd: dir, env }).catch((err: { stdout?: string }) => {
+      throw new Error(`tsc failed under legacy settings:\n${err.stdout ?? String(err)}`);
+    });
+  }, 60_000);
 
   it('runs the installed `passport-game-platform` command (from dist/, no tsx)', async () => {
     const dir = path.join(packed.work, 'express5');

@@ -27,6 +27,26 @@ describe('links between the guides', () => {
     expect(broken).toEqual([]);
   });
 
+  it('from the README and the guides point to files the package ships, so they resolve in node_modules', () => {
+    const files = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { files: string[] }).files;
+    const shipped = (file: string): boolean => files.some((entry) => (entry.endsWith('/*.md')
+      ? path.dirname(file) === entry.slice(0, -'/*.md'.length) && file.endsWith('.md')
+      : file === entry || file.startsWith(`${entry}/`)));
+    const outside: string[] = [];
+    for (const file of docFiles()) {
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        // A link into this repository's main branch shows today's file, not the installed version's.
+        if (target!.includes('github.com/passport-game-platform/passport-game-platform/blob/')) outside.push(`${file}: ${target}`);
+        if (/^https?:\/\//.test(target!)) continue;
+        const relative = target!.split('#')[0]!;
+        const linked = path.normalize(relative === '' ? file : path.join(path.dirname(file), relative));
+        if (!shipped(linked)) outside.push(`${file}: ${target}`);
+      }
+    }
+    expect(outside).toEqual([]);
+  });
+
   it('name only test and bench files that exist', () => {
     const missing: string[] = [];
     for (const file of [...docFiles(), 'CONTRIBUTING.md']) {

@@ -134,7 +134,12 @@ async function check(block: DocBlock, file: string, { emulator, redis }: Context
     const probe = block.probe;
     if (probe.kind === 'http') await askHttp(port, probe.path, token);
     if (probe.kind === 'ws') await within(askWs(port, probe.path, token), 20_000, 'ws');
-    if (probe.kind === 'socket.io') await within(askSocketIo(port, token), 20_000, 'socket.io');
+    if (probe.kind === 'socket.io') {
+      await within(askSocketIo(port, token), 20_000, 'socket.io');
+      // A request outside Socket.IO's path (a load balancer's probe, a browser) gets an answer, not a hang.
+      const plain = await within(fetch(`http://127.0.0.1:${port}/`), 5_000, 'a plain HTTP request');
+      expect(plain.status).toBe(404);
+    }
     if (probe.kind === 'colyseus') await within(askColyseus(port, probe.room, token), 20_000, 'colyseus');
     // One SIGTERM ends the program (an orchestrator never waits out its kill timeout).
     program.kill('SIGTERM');

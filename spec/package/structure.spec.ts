@@ -105,3 +105,13 @@ describe('the layers of lib/', () => {
     expect(misplaced.map(show)).toEqual([]);
   });
 });
+
+describe('the examples', () => {
+  it('import the package by its name, so their code runs unchanged in an app of its own', () => {
+    const root = path.resolve(LIB, '..', 'examples');
+    const byPath = readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) => [...readFileSync(path.join(root, file), 'utf8').matchAll(/from\s+'([^']*\blib\/[^']*)'/g)].map((m) => `examples/${file}: ${m[1]}`));
+    expect(byPath).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@ import { passportFailureOf } from '../../lib/adapters/passport-failure.js';
 import { PlatformError, errorForPlatformCode } from '../../lib/errors/index.js';
 import { PlatformBearerStrategy, type PlatformBearerStrategyOptions } from '../../lib/strategy/platform-bearer-strategy.js';
 import type { GameUser, Logger } from '../../lib/types.js';
+import { recordingLogger } from '../support/recording-logger.js';
 
 const USER: GameUser = { memberNo: '20005061986', guid: null };
 const quietLogger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -142,15 +143,17 @@ describe('PlatformBearerStrategy verify callback', () => {
     const onRejection = (reason: unknown) => rejections.push(reason);
     process.on('unhandledRejection', onRejection);
     try {
+      const logger = recordingLogger();
       // An async verify callback on purpose: passport ignores the promise it returns.
       // eslint-disable-next-line @typescript-eslint/no-misused-promises
-      const strategy = new PlatformBearerStrategy({ client }, async () => {
+      const strategy = new PlatformBearerStrategy({ client, logger }, async () => {
         throw new Error('database down');
       });
       const { first, actions } = await run(strategy, auth('Bearer tok'));
       expect(first.name).toBe('error');
       expect(first.args[0]).toMatchObject({ status: 500, action: 'contact_support' });
       expect(actions).toHaveLength(1);
+      expect(logger.at('error')).toEqual([expect.objectContaining({ obj: expect.objectContaining({ errorMessage: 'database down' }) })]);
       await new Promise((resolve) => setImmediate(resolve));
       expect(rejections).toEqual([]);
     } finally {

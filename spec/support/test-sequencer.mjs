@@ -15,6 +15,7 @@ const SLOW = [
   'spec/redis/fail-closed.spec.ts',
   'spec/ws/ws-bounds.spec.ts',
   'spec/adapters/express-augment.spec.ts',
+  'spec/package/runtime-check.spec.ts',
   'spec/ws/ws.spec.ts',
   'spec/reliability/hung-up-flood.spec.ts',
   'spec/reliability/concurrency.spec.ts',

@@ -1,0 +1,24 @@
+// The Express row: requireGameUser and the error handler, typed req.user.
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { PlatformClient, platformErrorHandler, requireGameUser } from 'passport-game-platform';
+import { DEFAULT_MEMBERS, startEmulator } from 'passport-game-platform/emulator';
+
+const emulator = await startEmulator();
+const client = new PlatformClient({ baseUrl: emulator.url, clientId: 'demo-client', clientSecret: 'demo-secret', gameId: 'demo-game' });
+const app = express();
+app.get('/api/me', requireGameUser({ client }), (req, res) => {
+  const memberNo: string = req.user!.memberNo;
+  res.json({ member_no: memberNo });
+});
+app.use(platformErrorHandler());
+const server = app.listen(0, '127.0.0.1');
+await new Promise((resolve) => server.once('listening', resolve));
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/me`;
+const token = emulator.login(DEFAULT_MEMBERS.player).access_token;
+const valid = (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).status;
+const none = (await fetch(url)).status;
+process.stdout.write(`${JSON.stringify({ '200 for a valid token': valid === 200, '401 for none': none === 401 })}\n`);
+server.close();
+await client.close();
+await emulator.close();
