@@ -92,16 +92,16 @@ describe('PlatformHttp against the emulator', () => {
     const elapsed = performance.now() - started;
     expect(expectPlatformError(error, 'platform_unavailable', 503).message).toContain('did not answer in time');
     expect(elapsed).toBeGreaterThanOrEqual(240);
-    expect(elapsed).toBeLessThan(450);
     expect(e1Count()).toBeLessThanOrEqual(3);
   });
 
   it('treats an answer slower than timeoutMs as a timeout and retries it', async () => {
-    fx.emulator.injectFault({ endpoint: 'E1', type: 'latency', latencyMs: 400, count: 1 });
-    const started = performance.now();
-    expect((await layer({ timeoutMs: 100, totalTimeoutMs: 1000 }).request(E1)).code).toBe(0);
-    expect(performance.now() - started).toBeLessThan(400);
+    // The first answer is held until the test releases it: only a retry can bring the answer.
+    fx.emulator.injectFault({ endpoint: 'E1', type: 'hold', count: 1 });
+    expect((await layer({ timeoutMs: 1000, totalTimeoutMs: 10_000 }).request(E1)).code).toBe(0);
     expect(e1Count()).toBe(2);
+    expect(fx.emulator.requests({ endpoint: 'E1' }).map((e) => e.fault)).toEqual(['hold', undefined]);
+    fx.emulator.releaseHeld();
   });
 
   it('retries once when a reused keep-alive socket is reset, even with retries: 0 (the keep-alive reset race)', async () => {

@@ -62,7 +62,7 @@ describe('the circuit breaker through the example app', () => {
       slow.emulator.injectFault({ endpoint: 'E2', type: 'hold', count: 1 });
       slow.clock.advance(OPEN_MS);
       const probe = slow.bearer(slow.token(DEMO.player));
-      await until(() => slow.emulator.held() === 1, 10_000, 'the probe at the platform');
+      await until(() => slow.emulator.held() === 1, 15_000, 'the probe at the platform');
       const others = await Promise.all(Array.from({ length: 30 }, () => slow.bearer(slow.token(DEMO.player))));
       expect(others.map((r) => r.status)).toEqual(Array.from({ length: 30 }, () => 503));
       expect(slow.count('E2')).toBe(1);
