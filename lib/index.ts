@@ -77,17 +77,10 @@ export type {
   VerifyCallbackWithRequest,
 } from './strategy/index.js';
 
-export { requireGameUser, platformErrorHandler, problemResponse, sendProblem } from './middleware/index.js';
-export type {
-  RequireGameUserOptions,
-  PlatformErrorHandlerOptions,
-  ProblemResponse,
-  ProblemResponseOptions,
-  Problem,
-  ProblemBody,
-  ProblemOptions,
-  SendProblemOptions,
-} from './middleware/index.js';
+export { requireGameUser, platformErrorHandler } from './middleware/index.js';
+export type { RequireGameUserOptions, PlatformErrorHandlerOptions } from './middleware/index.js';
+export { problemResponse, sendProblem } from './problem/index.js';
+export type { ProblemResponse, ProblemResponseOptions, Problem, ProblemBody, ProblemOptions, SendProblemOptions } from './problem/index.js';
 
 // Types named in the signatures above, so applications can name them too.
 export type { Env } from './config/from-env.js';

@@ -2,10 +2,8 @@
 // built once from checked options, seen through the framework's request and
 // response. Failures are rendered by the core's `problemResponse`.
 import type { IncomingMessage } from 'node:http';
-import { authenticatorFor } from '../auth/authenticate.js';
-import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
-import type { AuthenticateOptions, AuthRequest } from '../auth/types.js';
-import { handshakeToken, handshakeView } from '../realtime/handshake.js';
+import { authenticatorFor, resolveAuthenticateOptions, type AuthenticateOptions, type AuthRequest } from '../auth/index.js';
+import { handshakeToken, handshakeView } from './handshake.js';
 import type { GameUser } from '../types.js';
 import { faultLogger } from './fault-log.js';
 import { abortOnHangUp } from './hang-up.js';

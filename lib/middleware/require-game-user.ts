@@ -1,10 +1,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { abortOnHangUp } from '../adapters/hang-up.js';
-import { authenticatorFor } from '../auth/authenticate.js';
-import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
-import type { AuthenticateOptions } from '../auth/types.js';
+import { abortOnHangUp } from '../adapters/index.js';
+import { authenticatorFor } from '../auth/index.js';
+import { resolveAuthenticateOptions } from '../auth/index.js';
+import type { AuthenticateOptions } from '../auth/index.js';
 import type { PlatformError } from '../errors/index.js';
-import '../adapters/express-augment.js';
+import '../adapters/index.js';
 
 /** Options of {@link requireGameUser}. */
 export interface RequireGameUserOptions<U extends object = object> extends AuthenticateOptions<U, Request> {

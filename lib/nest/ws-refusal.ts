@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import { problemResponse } from '../adapters/problem-response.js';
-import type { ProblemBody } from '../adapters/problem.js';
+import { problemResponse } from '../problem/index.js';
+import type { ProblemBody } from '../problem/index.js';
 
 type WsExceptionClass = new (error: object) => Error;
 

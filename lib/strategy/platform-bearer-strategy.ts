@@ -1,15 +1,15 @@
 import type { Request } from 'express';
-import { abortOnHangUp } from '../adapters/hang-up.js';
-import { rememberPassportFailure } from '../adapters/passport-failure.js';
-import { accessDenied } from '../auth/access-denied.js';
-import { authenticatorFor, type Authenticator } from '../auth/authenticate.js';
-import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
-import type { AuthenticateOptions } from '../auth/types.js';
-import { toPlatformError } from '../auth/unexpected-error.js';
+import { abortOnHangUp } from '../adapters/index.js';
+import { rememberPassportFailure } from '../adapters/index.js';
+import { accessDenied } from '../auth/index.js';
+import { authenticatorFor, type Authenticator } from '../auth/index.js';
+import { resolveAuthenticateOptions } from '../auth/index.js';
+import type { AuthenticateOptions } from '../auth/index.js';
+import { toPlatformError } from '../auth/index.js';
 import { isPlatformError } from '../errors/index.js';
 import type { Logger } from '../types.js';
 import { BearerBase } from './bearer-base.js';
-import '../adapters/express-augment.js';
+import '../adapters/index.js';
 import { runVerifyCallback, type VerifyCallback, type VerifyCallbackWithRequest } from './verify-callback.js';
 
 /** Options of {@link PlatformBearerStrategy}. */

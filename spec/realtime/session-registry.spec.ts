@@ -1,6 +1,6 @@
 import type { Authenticator } from '../../lib/auth/authenticate.js';
 import { tokenKey } from '../../lib/hashing/fingerprint.js';
-import { problemResponse } from '../../lib/adapters/problem-response.js';
+import { problemResponse } from '../../lib/problem/problem-response.js';
 import { SessionRegistry, type ConnectionEnding } from '../../lib/realtime/index.js';
 import type { GameUser } from '../../lib/types.js';
 

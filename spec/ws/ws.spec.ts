@@ -239,10 +239,10 @@ describe('ws adapter', () => {
     });
   });
 
-  // Findings: on shutdown a socket still waiting for its first message was
-  // left open (then told 4401 login at the 10 s timeout), and a socket whose
-  // authentication was in flight completed its upgrade and was closed 1001
-  // retry_later without session:ended.
+  // Shutdown must reach a socket before it is live too: one still waiting for
+  // its first message would otherwise stay open until its timeout (then be
+  // told 4401 login), and one whose authentication is in flight would complete
+  // its upgrade only to be closed without session:ended.
   describe('shutdown reaches the sockets not yet authenticated', () => {
     let closing: RealtimeServer;
     beforeEach(async () => {

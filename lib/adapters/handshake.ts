@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { findBearerToken } from '../auth/extract-token.js';
-import type { AuthRequest } from '../auth/types.js';
+import { findBearerToken, type AuthRequest } from '../auth/index.js';
 import { invalidRequest, PlatformError } from '../errors/index.js';
 
 /** Where a connection's token was found. */

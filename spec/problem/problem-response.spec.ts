@@ -1,5 +1,5 @@
 import { PlatformError, errorForPlatformCode, errorForTransportFault, invalidRequest, missingCredentials } from '../../lib/errors/index.js';
-import { problemResponse } from '../../lib/adapters/problem-response.js';
+import { problemResponse } from '../../lib/problem/problem-response.js';
 
 const BASE = { 'Content-Type': 'application/problem+json; charset=utf-8', 'Cache-Control': 'no-store' };
 

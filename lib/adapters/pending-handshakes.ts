@@ -1,10 +1,3 @@
-import { PlatformError } from '../errors/index.js';
-
-/** The refusal of a handshake that shutdown overtook: 503 `retry_later` with `Retry-After`. */
-export function shuttingDown(): PlatformError {
-  return new PlatformError({ kind: 'platform_unavailable', message: 'The server is shutting down.' });
-}
-
 /**
  * An adapter's handshakes still in progress (waiting for a first message,
  * or for the platform's answer), so that shutdown reaches them too. Each is

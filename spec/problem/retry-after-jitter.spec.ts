@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { PlatformError, errorForTransportFault, rateLimited } from '../../lib/errors/index.js';
-import { problemResponse } from '../../lib/middleware/index.js';
-import { jitteredRetryAfter } from '../../lib/adapters/retry-after-jitter.js';
+import { problemResponse } from '../../lib/problem/index.js';
+import { jitteredRetryAfter } from '../../lib/problem/retry-after-jitter.js';
 import { EXPRESS_VERSIONS, buildApp } from '../support/http-apps.js';
 import { fakeVerifier } from '../support/http-fake-verifier.js';
 

@@ -1,5 +1,5 @@
 import { PlatformError, errorForPlatformCode, invalidRequest, malformedToken, missingCredentials } from '../../lib/errors/index.js';
-import { problemBody, problemFor } from '../../lib/adapters/problem.js';
+import { problemBody, problemFor } from '../../lib/problem/problem.js';
 
 describe('problemBody', () => {
   it.each<[string, PlatformError, object]>([
