@@ -3,7 +3,7 @@ import type { Authenticator } from '../auth/index.js';
 import { integerOption } from '../config/index.js';
 import { invalidRequest, shuttingDown } from '../errors/index.js';
 import { problemResponse, type ProblemBody } from '../problem/index.js';
-import { handshakeToken, handshakeView, PendingHandshakes, watchLeave, type HandshakeToken } from '../adapters/index.js';
+import { admitHandshake, handshakeToken, handshakeView, OVERTAKEN, PendingHandshakes, type HandshakeToken } from '../adapters/index.js';
 import type { ConnectionEnding, LiveConnection, SessionRegistry } from '../realtime/index.js';
 import type { EventsMap, GameSocket, GameSocketData } from './game-socket.js';
 import { NamespaceSessions } from './namespace-sessions.js';
@@ -181,29 +181,26 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
     } catch (err) {
       return refuse(err);
     }
-    // The client's connection closed before the answer: its platform call is cancelled and its slot freed.
-    const watch = watchLeave(conn, CLOSE, () => {
-      if (!handshakes.settle(socket)) return;
-      namespaces.release(socket);
-      next(CLIENT_GONE);
-    });
-    handshakes.add(socket, () => {
-      watch.abort();
-      refuse(shuttingDown());
-    });
-    authenticate.token(found.token, { req: view as never, source: found.source, signal: watch.signal }).then(
+    admitHandshake({
+      verify: (signal) => authenticate.token(found.token, { req: view as never, source: found.source, signal }),
+      pending: handshakes,
+      key: socket,
+      client: conn,
+      leaveOn: CLOSE,
+      // The client's connection closed before the answer: its platform call was cancelled and its slot freed.
+      onLeave: () => {
+        namespaces.release(socket);
+        next(CLIENT_GONE);
+      },
+      onShutdown: () => refuse(shuttingDown()),
+    }).then(
       (user) => {
-        if (!handshakes.settle(socket)) return;
-        watch.stop();
+        if (user === OVERTAKEN) return;
         pending.set(socket, found);
         socket.data.user = user;
         next();
       },
-      (err: unknown) => {
-        if (!handshakes.settle(socket)) return;
-        watch.stop();
-        refuse(err);
-      },
+      refuse,
     );
   }
 

@@ -6,7 +6,7 @@ import { integerOption } from '../config/index.js';
 import { PlatformError, shuttingDown } from '../errors/index.js';
 import { problemResponse } from '../problem/index.js';
 import { checkByteBound, DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_PRE_AUTH_BYTES } from '../realtime/index.js';
-import { handshakeToken, handshakeView, PendingHandshakes, watchLeave, type HandshakeToken } from '../adapters/index.js';
+import { admitHandshake, handshakeToken, handshakeView, OVERTAKEN, PendingHandshakes, type HandshakeToken } from '../adapters/index.js';
 import type { LiveConnection, SessionRegistry } from '../realtime/index.js';
 import type { GameUser } from '../types.js';
 import { awaitFirstMessage } from './first-message.js';
@@ -74,7 +74,7 @@ export interface AttachedWebSocket {
 
 function ignore(): void {}
 
-/** What ends an upgrade's client: a half-open socket never closes, so its FIN counts. */
+/** What ends an upgrade's client: an upgrade socket stays half open after the client's FIN (no 'close' ever comes), so 'end' counts. */
 const UPGRADE_GONE = ['end', 'close', 'error'] as const;
 
 function destroySelf(this: Duplex): void {
@@ -193,28 +193,22 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
       }
       return refuse(socket, problemResponse(err, { realm: authenticate.realm }));
     }
-    // The client is gone before our answer: its platform call is aborted (its
-    // slot freed) and the socket destroyed. An upgrade socket stays half open
-    // after the client's FIN (no 'close' ever comes), so 'end' counts as gone.
-    const watch = watchLeave(socket, UPGRADE_GONE, () => {
-      if (pending.settle(socket)) socket.destroy();
-    });
-    pending.add(socket, () => {
-      watch.abort();
-      refuse(socket, problemResponse(shuttingDown()));
-    });
-    authenticate.token(found.token, { req: view as never, source: found.source, signal: watch.signal }).then(
+    admitHandshake({
+      verify: (signal) => authenticate.token(found.token, { req: view as never, source: found.source, signal }),
+      pending,
+      key: socket,
+      client: socket,
+      leaveOn: UPGRADE_GONE,
+      // Gone before our answer: its platform call was aborted (its slot freed), the socket goes too.
+      onLeave: () => socket.destroy(),
+      onShutdown: () => refuse(socket, problemResponse(shuttingDown())),
+    }).then(
       (user) => {
-        watch.stop();
-        if (!pending.settle(socket)) return;
+        if (user === OVERTAKEN) return;
         if (!socket.writable) return void socket.destroy();
         wss.handleUpgrade(req, socket, head, (ws) => void established(adopt(ws), req, user, found));
       },
-      (err: unknown) => {
-        watch.stop();
-        if (!pending.settle(socket)) return;
-        refuse(socket, problemResponse(err, { realm: authenticate.realm }));
-      },
+      (err: unknown) => refuse(socket, problemResponse(err, { realm: authenticate.realm })),
     );
   };
   server.on('upgrade', onUpgrade);
