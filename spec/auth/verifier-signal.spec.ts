@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { abortOnHangUp } from '../../lib/adapters/hang-up.js';
+import { abortOnHangUp } from '../../lib/adapters/index.js';
 import { createAuthenticator } from '../../lib/auth/authenticate.js';
 import type { VerifyCallOptions } from '../../lib/auth/types.js';
 import { PlatformClient } from '../../lib/client/index.js';

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { abortOnHangUp } from '../../lib/adapters/hang-up.js';
+import { abortOnHangUp } from '../../lib/adapters/index.js';
 import { CALLER_GONE } from '../../lib/http/aborted.js';
 import { DeadlineSignal } from '../../lib/http/deadline-signal.js';
 import { bridgeSignal } from '../../lib/http/signal-bridge.js';
