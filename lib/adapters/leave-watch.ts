@@ -1,4 +1,4 @@
-import { DeadlineSignal } from '../http/index.js';
+import { DeadlineSignal } from '../signal/index.js';
 
 /** Something whose client can leave: a socket, a response, a Socket.IO connection. */
 export interface Leavable {

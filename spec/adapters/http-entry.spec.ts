@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { abortOnHangUp } from '../../lib/adapters/index.js';
-import { CALLER_GONE } from '../../lib/http/aborted.js';
-import { DeadlineSignal } from '../../lib/http/deadline-signal.js';
-import { bridgeSignal } from '../../lib/http/signal-bridge.js';
+import { CALLER_GONE } from '../../lib/signal/aborted.js';
+import { DeadlineSignal } from '../../lib/signal/deadline-signal.js';
+import { bridgeSignal } from '../../lib/signal/signal-bridge.js';
 
 class FakeResponse extends EventEmitter {
   writableEnded = false;

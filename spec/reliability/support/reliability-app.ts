@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { EndpointName } from '../../../lib/emulator/index.js';
 import type { CallEvent, Clock, TokenEvent } from '../../../lib/index.js';
-import type { CircuitEvent } from '../../../lib/http/index.js';
+import type { CircuitEvent } from '../../../lib/platform-call/index.js';
 import type { ProbeEvent } from '../../../lib/client/index.js';
 import { recordingLogger, startAppHarness } from '../../support/app-harness.js';
 import type { AppHarness, AppHarnessOptions } from '../../support/app-harness.js';

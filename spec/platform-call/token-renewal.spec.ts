@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { ApiTokenProvider } from '../../lib/index.js';
-import { DEFAULT_API_TOKEN_LIFETIME_MS, RENEWAL_RETRY_MAX_MS, RENEWAL_RETRY_MS } from '../../lib/provider/index.js';
-import { renewalRetryDelayMs } from '../../lib/provider/token-lifetime.js';
+import { DEFAULT_API_TOKEN_LIFETIME_MS, RENEWAL_RETRY_MAX_MS, RENEWAL_RETRY_MS } from '../../lib/platform-call/index.js';
+import { renewalRetryDelayMs } from '../../lib/platform-call/token-lifetime.js';
 import type { TokenEvent } from '../../lib/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { configFor, startTestEmulator } from '../support/client-harness.js';

@@ -1,4 +1,4 @@
-import { BadBody, classifyNoResponse, fullJitterDelay, isRetryableResponse, retryAfterMs } from '../../lib/http/index.js';
+import { BadBody, classifyNoResponse, fullJitterDelay, isRetryableResponse, retryAfterMs } from '../../lib/platform-call/index.js';
 
 describe('fullJitterDelay', () => {
   it('draws below min(max, base * 2^(retry-1))', () => {

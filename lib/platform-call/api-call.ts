@@ -3,15 +3,15 @@ import type { ResolvedPlatformConfig } from '../config/index.js';
 import { fingerprint, tokenKey } from '../hashing/fingerprint.js';
 import { errorForPlatformCode, errorForRefusalOnOurSide, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
-import { isAbortedError } from '../http/index.js';
-import type { CallContext, CallStats, PlatformHttp, PlatformReply, PlatformRequest } from '../http/index.js';
-import type { ApiTokenProvider, TokenTrace } from '../provider/index.js';
-import type { CallEvent } from './client-options.js';
+import { isAbortedError } from '../signal/index.js';
+import type { CallContext, CallStats, PlatformHttp, PlatformReply, PlatformRequest } from './platform-http.js';
+import type { ApiTokenProvider } from './api-token-provider.js';
+import type { TokenTrace } from './provider-types.js';
 import type { TokenRunGuard } from './token-run-guard.js';
 import type { CallMessage } from '../diagnostics/channels.js';
 import type { Teller } from '../diagnostics/channel-view.js';
 
-export type { CallContext } from '../http/index.js';
+export type { CallContext } from './platform-http.js';
 
 type Parse<T> = (reply: PlatformReply, endpoint: PlatformEndpoint) => T;
 type Build = (apiToken: string) => PlatformRequest;
@@ -142,7 +142,7 @@ export class ApiCall {
     return this.#fingerprinted.fingerprint;
   }
 
-  #measure(progress: Progress): Pick<CallEvent, 'durationMs' | 'attempts' | 'tokenFingerprint' | 'reissued'> {
+  #measure(progress: Progress): Pick<CallMessage, 'durationMs' | 'attempts' | 'tokenFingerprint' | 'reissued'> {
     const { apiToken, reissued } = progress;
     return {
       durationMs: performance.now() - progress.started,

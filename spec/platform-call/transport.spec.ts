@@ -1,4 +1,4 @@
-import { Transport, TransportError } from '../../lib/http/index.js';
+import { Transport, TransportError } from '../../lib/platform-call/index.js';
 import { startRawServer, sendJsonText } from '../support/client-raw-server.js';
 import type { RawServer } from '../support/client-raw-server.js';
 

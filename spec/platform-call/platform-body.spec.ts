@@ -1,5 +1,5 @@
-import { BadBody, parsePlatformBody, readIdentifier } from '../../lib/http/index.js';
-import type { PlatformBody } from '../../lib/http/index.js';
+import { BadBody, parsePlatformBody, readIdentifier } from '../../lib/platform-call/index.js';
+import type { PlatformBody } from '../../lib/platform-call/index.js';
 import { isPlatformError } from '../../lib/errors/index.js';
 
 function body(text: string): PlatformBody {

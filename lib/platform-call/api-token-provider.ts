@@ -6,7 +6,9 @@ import {
   errorForPlatformCode, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode,
 } from '../errors/index.js';
 import type { PlatformError } from '../errors/index.js';
-import { isCircuitOpenError, PlatformHttp, SingleFlight } from '../http/index.js';
+import { isCircuitOpenError } from './circuit-breaker.js';
+import { PlatformHttp } from './platform-http.js';
+import { SingleFlight } from './single-flight.js';
 import type { Logger } from '../types.js';
 import { LogThrottle } from '../logging/log-throttle.js';
 import { requestApiToken } from './request-api-token.js';

@@ -1,5 +1,5 @@
-import { MAX_RESPONSE_BYTES } from '../../lib/http/index.js';
-import type { PlatformRequest } from '../../lib/http/index.js';
+import { MAX_RESPONSE_BYTES } from '../../lib/platform-call/index.js';
+import type { PlatformRequest } from '../../lib/platform-call/index.js';
 import { rawHttpFixture, sendJsonText } from '../support/client-raw-server.js';
 import { rejectionOf } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';

@@ -1,4 +1,4 @@
-import { CallLimiter } from '../../lib/http/index.js';
+import { CallLimiter } from '../../lib/platform-call/index.js';
 import type { PlatformError } from '../../lib/errors/index.js';
 
 describe('CallLimiter', () => {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { PlatformHttp } from '../../lib/http/index.js';
-import type { CallStats, PlatformRequest } from '../../lib/http/index.js';
+import { PlatformHttp } from '../../lib/platform-call/index.js';
+import type { CallStats, PlatformRequest } from '../../lib/platform-call/index.js';
 import type { PlatformConfig } from '../../lib/config/index.js';
 import { useEmulator } from '../support/emulator-fixture.js';
 import { DEMO, TEST_SEED, configFor, rejectionOf } from '../support/client-harness.js';

@@ -1,5 +1,5 @@
 import { ApiTokenProvider } from '../../lib/index.js';
-import { CONFIGURATION_BACKOFF_MS } from '../../lib/provider/index.js';
+import { CONFIGURATION_BACKOFF_MS } from '../../lib/platform-call/index.js';
 import type { PlatformConfig, TokenEvent } from '../../lib/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { recordingLogger, configFor, rejectionOf, startTestEmulator } from '../support/client-harness.js';

@@ -1,4 +1,4 @@
-import type { CallStats, PlatformRequest } from '../../lib/http/index.js';
+import type { CallStats, PlatformRequest } from '../../lib/platform-call/index.js';
 import { rawHttpFixture, sendJsonText } from '../support/client-raw-server.js';
 import { rejectionOf } from '../support/client-harness.js';
 import { expectPlatformError } from '../support/client-expect.js';

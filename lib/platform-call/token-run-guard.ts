@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import { fingerprint } from '../hashing/fingerprint.js';
 import { isApiTokenRejection, PlatformCode } from '../errors/index.js';
-import type { CallContext, PlatformHttp, PlatformRequest } from '../http/index.js';
+import type { CallContext, PlatformHttp, PlatformRequest } from './platform-http.js';
 import type { MonotonicClock } from '../time/monotonic.js';
 import type { ProbeMessage, ProbeOutcome } from '../diagnostics/channels.js';
 import type { Teller } from '../diagnostics/channel-view.js';

@@ -1,7 +1,7 @@
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import { errorForPlatformCode, errorForTransportFault, PlatformCode } from '../errors/index.js';
-import { readObject } from '../http/index.js';
-import type { PlatformHttp } from '../http/index.js';
+import { readObject } from './platform-body.js';
+import type { PlatformHttp } from './platform-http.js';
 import { isLosslessNumber } from 'lossless-json';
 
 export const E1_PATH = '/auth/v5/server_token';
