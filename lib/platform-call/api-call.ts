@@ -4,7 +4,7 @@ import { fingerprint, tokenKey } from '../hashing/fingerprint.js';
 import { errorForPlatformCode, errorForRefusalOnOurSide, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
 import { isAbortedError } from '../signal/index.js';
-import type { CallContext, CallStats, PlatformHttp, PlatformReply, PlatformRequest } from './platform-http.js';
+import { boundedContext, type CallContext, type CallStats, type PlatformHttp, type PlatformReply, type PlatformRequest } from './platform-http.js';
 import type { ApiTokenProvider } from './api-token-provider.js';
 import type { TokenTrace } from './provider-types.js';
 import type { TokenRunGuard } from './token-run-guard.js';
@@ -50,8 +50,8 @@ export class ApiCall {
    */
   async run<T>(endpoint: PlatformEndpoint, build: Build, parse: Parse<T>, subject?: string, context: CallContext = {}): Promise<T> {
     const progress: Progress = { started: performance.now(), attempts: 0 };
-    // The budget is the operation's when it has one; computed here only for a call made on its own.
-    const ctx = context.deadline !== undefined ? context : { deadline: progress.started + this.config.totalTimeoutMs, signal: context.signal };
+    // The budget is the operation's when it has one; made here only for a call made on its own.
+    const ctx = boundedContext(context, this.config.totalTimeoutMs, progress.started);
     const guard = subject === undefined ? undefined : this.guard;
     try {
       // The common case in this frame: the held token, one answer, no refusal (no provider frame,

@@ -52,6 +52,18 @@ export interface CallContext {
   signal?: Abortable;
 }
 
+/** A context whose deadline is set. */
+export type BoundedContext = CallContext & { deadline: number };
+
+/**
+ * The one place a call's budget is made: the caller's context when it already has a deadline
+ * (a verification's, made once by its single flight), else `totalTimeoutMs` from `now` with the
+ * caller's signal.
+ */
+export function boundedContext(given: CallContext, totalTimeoutMs: number, now: number = performance.now()): BoundedContext {
+  return given.deadline !== undefined ? (given as BoundedContext) : { deadline: now + totalTimeoutMs, signal: given.signal };
+}
+
 /** A parsed platform answer: the body's `code` decides, whatever the HTTP status. */
 export interface PlatformReply extends PlatformBody {
   readonly status: number;
@@ -175,7 +187,7 @@ export class PlatformHttp {
     // A call refused by our own limiter, or given up by its caller, says nothing about the platform.
     let verdict: CallVerdict = 'ignored';
     const now = performance.now();
-    const deadline = context.deadline ?? now + this.config.totalTimeoutMs;
+    const { deadline } = boundedContext(context, this.config.totalTimeoutMs, now);
     // The operation's own signal already runs to its deadline: no second timer for the same budget.
     const owned = !(given instanceof DeadlineSignal) || context.deadline === undefined;
     const signal = owned ? new DeadlineSignal(deadline - now, given, 'caller') : given;

@@ -2,7 +2,7 @@ import type { PlatformEndpoint } from '../errors/index.js';
 import { abortedError } from '../signal/aborted.js';
 import { DeadlineSignal } from '../signal/deadline-signal.js';
 import type { Abortable } from '../signal/deadline-signal.js';
-import type { CallContext } from './platform-http.js';
+import { boundedContext, type CallContext } from './platform-http.js';
 
 const ONCE = { once: true } as const;
 
@@ -78,7 +78,7 @@ export class SingleFlight<T> {
     // One signal for the whole operation, a timer-less one when there is no budget and no caller
     // can leave (an AbortController and its EventTarget per request cost more).
     const shared = budget !== undefined ? new DeadlineSignal(budget) : leavable ? new DeadlineSignal(Infinity) : undefined;
-    const context: CallContext = budget === undefined ? (shared === undefined ? {} : { signal: shared }) : { deadline: performance.now() + budget, signal: shared };
+    const context: CallContext = budget === undefined ? (shared === undefined ? {} : { signal: shared }) : boundedContext({ signal: shared }, budget);
     const promise = work(context);
     const flight: Flight<T> = { promise, signal: shared, waiters: new Set(), pinned: false };
     // One reaction settles every waiting caller: the flight is gone, and no caller listens for an
