@@ -1,8 +1,7 @@
 import type { Client } from '@colyseus/core';
 import { PlatformError, shuttingDown } from '../errors/index.js';
 import { problemResponse } from '../problem/index.js';
-import { closeFrameFor } from '../realtime/index.js';
-import type { ConnectionEnding, SessionEndReason } from '../realtime/index.js';
+import { closeFrameFor, type ConnectionEnding, type SessionEndReason } from '../realtime/index.js';
 
 // WebSocket readyState OPEN.
 const OPEN = 1;

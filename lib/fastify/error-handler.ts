@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { faultLogger } from '../adapters/index.js';
-import { guardedLogger } from '../auth/index.js';
-import { checkLogger } from '../auth/index.js';
+import { checkLogger, guardedLogger } from '../auth/index.js';
 import { isPlatformError, type PlatformError } from '../errors/index.js';
 import { problemResponse } from '../problem/index.js';
 import type { Logger } from '../types.js';

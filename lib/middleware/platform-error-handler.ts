@@ -1,12 +1,8 @@
 import type { ErrorRequestHandler } from 'express';
-import { guardedLogger } from '../auth/index.js';
-import { checkLogger, checkRealm } from '../auth/index.js';
-import { describeThrown } from '../auth/index.js';
-import { passportFailureOf } from '../adapters/index.js';
-import { faultLogger } from '../adapters/index.js';
+import { checkLogger, checkRealm, describeThrown, guardedLogger } from '../auth/index.js';
+import { faultLogger, passportFailureOf } from '../adapters/index.js';
 import type { Logger } from '../types.js';
-import { describeError, isAuthenticationError } from '../problem/index.js';
-import { sendProblem } from '../problem/index.js';
+import { describeError, isAuthenticationError, sendProblem } from '../problem/index.js';
 
 /** Options of {@link platformErrorHandler}. */
 export interface PlatformErrorHandlerOptions {

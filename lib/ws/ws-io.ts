@@ -2,9 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, RawData } from 'ws';
 import type { ProblemResponse } from '../problem/index.js';
-import { DEFAULT_MAX_BUFFERED_BYTES, exceedsOutbound, OUTBOUND_OVERFLOW } from '../realtime/index.js';
-import { closeFrameFor } from '../realtime/index.js';
-import type { ConnectionEnding } from '../realtime/index.js';
+import { closeFrameFor, DEFAULT_MAX_BUFFERED_BYTES, exceedsOutbound, OUTBOUND_OVERFLOW, type ConnectionEnding } from '../realtime/index.js';
 
 // A peer that never answers our close frame is cut off after this.
 const CLOSE_GRACE_MS = 5_000;
