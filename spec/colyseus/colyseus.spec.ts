@@ -65,7 +65,7 @@ describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk clie
   const nextSeatHeld = (): Promise<void> => new Promise((resolve) => (seatHeld = resolve));
   beforeAll(async () => {
     emulator = await startTestEmulator();
-    client = new PlatformClient(configFor(emulator, { timeoutMs: 300, totalTimeoutMs: 600 }));
+    client = new PlatformClient(configFor(emulator));
     const authenticate = createAuthenticator(client);
     registry = new SessionRegistry({ authenticate, now: () => emulator.now(), reverifyIntervalMs: 0, reverifyGraceMs: 60_000 });
     const auth = gamePlatformRoomAuth({ authenticate, registry });

@@ -8,7 +8,7 @@ const OK = '{"code":0,"message":"success"}';
 const GET: PlatformRequest = { endpoint: 'E3', method: 'GET', path: '/member/v3.0/g', headers: { 'caller-id': 'g_SERVER' } };
 
 describe('PlatformHttp hardening (bare loopback server)', () => {
-  const setup = rawHttpFixture({ timeoutMs: 300, totalTimeoutMs: 1500, retryBaseDelayMs: 5, retryMaxDelayMs: 50 });
+  const setup = rawHttpFixture({ timeoutMs: 10_000, totalTimeoutMs: 30_000, retryBaseDelayMs: 5, retryMaxDelayMs: 50 });
 
   it('keeps one connection alive across sequential calls', async () => {
     const { server, http } = await setup((_req, res) => sendJsonText(res, 200, OK));
@@ -49,7 +49,7 @@ describe('PlatformHttp hardening (bare loopback server)', () => {
 
   it('does not retry when Retry-After would overrun the total budget', async () => {
     const { server, http } = await setup((_req, res) => sendJsonText(res, 503, 'busy', { 'retry-after': '1' }), {
-      retryMaxDelayMs: 1000, totalTimeoutMs: 500,
+      retryMaxDelayMs: 1000, timeoutMs: 500, totalTimeoutMs: 500,
     });
     expectPlatformError(await rejectionOf(() => http.request(GET)), 'platform_unavailable', 503);
     expect(server.requests.length).toBe(1);

@@ -9,7 +9,7 @@ const POST: PlatformRequest = {
 };
 
 describe('Retries by status and body (the HTTP layer\'s own loop)', () => {
-  const setup = rawHttpFixture({ timeoutMs: 300, totalTimeoutMs: 1500, retries: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20, circuitBreaker: false });
+  const setup = rawHttpFixture({ timeoutMs: 10_000, totalTimeoutMs: 30_000, retries: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20, circuitBreaker: false });
 
   it('retries a 200 carrying code 50000, then hands the 50000 back', async () => {
     const { server, http } = await setup((_req, res) => sendJsonText(res, 200, '{"code":50000,"message":"busy"}'));

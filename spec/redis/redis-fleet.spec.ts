@@ -35,7 +35,7 @@ describe('three clients on one Redis (real redis-server)', () => {
       // Budgets a busy machine cannot outlast: these tests are about sharing, not about a slow
       // store (a late revocation read answers 503 by design; spec/redis/fail-closed.spec.ts).
       const client = new PlatformClient({
-        ...configFor(fx.emulator, { cache: { ttlMs: 30_000 }, timeoutMs: 3000, totalTimeoutMs: 6000 }), store: fleet.store, revocations: fleet.revocations, storeTimeoutMs: 1000,
+        ...configFor(fx.emulator, { cache: { ttlMs: 30_000 } }), store: fleet.store, revocations: fleet.revocations, storeTimeoutMs: 5000,
       });
       const instance = { client, fleet, ends: [] as SessionEndEvent[] };
       client.on('session-end', (event) => instance.ends.push(event));
