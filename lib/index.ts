@@ -27,13 +27,13 @@ export type {
   PlatformEnvDescription, PlatformEnvValues, PlatformSettingName, PlatformEnvSource,
 } from './config/index.js';
 export type { MonotonicClock } from './time/monotonic.js';
-export type { CircuitState, CircuitEvent, HttpLoad } from './http/index.js';
+export type { CircuitState, CircuitEvent, HttpLoad } from './platform-call/index.js';
 
 // The platform: the shared API-token owner (E1) and the client (E2, E3, web tokens).
-export { ApiTokenProvider } from './provider/index.js';
+export { ApiTokenProvider } from './platform-call/index.js';
 export type {
   TokenEvent, ProviderState, ApiTokenProviderDeps, GetTokenOptions, WithTokenOptions, TokenReply, TokenTrace,
-} from './provider/index.js';
+} from './platform-call/index.js';
 export { PlatformClient } from './client/index.js';
 export type {
   PlatformClientOptions, CallEvent, MemberQuery, ClientEvents, VerifyOptions, ProbeEvent, ProbeOutcome, ClientHealth, HealthExtras, StoreHealth,
@@ -79,21 +79,15 @@ export type {
   VerifyCallbackWithRequest,
 } from './strategy/index.js';
 
-export { requireGameUser, platformErrorHandler, problemResponse, sendProblem } from './middleware/index.js';
-export type {
-  RequireGameUserOptions,
-  PlatformErrorHandlerOptions,
-  ProblemResponse,
-  ProblemResponseOptions,
-  Problem,
-  ProblemBody,
-  ProblemOptions,
-  SendProblemOptions,
-} from './middleware/index.js';
+export { requireGameUser, platformErrorHandler } from './middleware/index.js';
+export type { RequireGameUserOptions, PlatformErrorHandlerOptions } from './middleware/index.js';
+export { problemResponse, sendProblem } from './problem/index.js';
+export type { ProblemResponse, ProblemResponseOptions, Problem, ProblemBody, ProblemOptions, SendProblemOptions } from './problem/index.js';
 
 // Types named in the signatures above, so applications can name them too.
 export type { Env } from './config/from-env.js';
-export type { PlatformHttp, PlatformRequest, PlatformReply, CallStats, CallContext, Abortable } from './http/index.js';
+export type { PlatformHttp, PlatformRequest, PlatformReply, CallStats, CallContext } from './platform-call/index.js';
+export type { Abortable } from './signal/index.js';
 export type { Teller } from './diagnostics/channel-view.js';
 export type { Scope } from './diagnostics/scope.js';
 export type { ChannelView, ChannelViews } from './diagnostics/channel-view.js';

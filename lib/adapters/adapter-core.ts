@@ -2,13 +2,11 @@
 // built once from checked options, seen through the framework's request and
 // response. Failures are rendered by the core's `problemResponse`.
 import type { IncomingMessage } from 'node:http';
-import { authenticatorFor } from '../auth/authenticate.js';
-import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
-import type { AuthenticateOptions, AuthRequest } from '../auth/types.js';
-import { handshakeToken, handshakeView } from '../realtime/handshake.js';
+import { authenticatorFor, resolveAuthenticateOptions, type AuthenticateOptions, type AuthRequest } from '../auth/index.js';
+import { handshakeToken, handshakeView } from './handshake.js';
 import type { GameUser } from '../types.js';
 import { faultLogger } from './fault-log.js';
-import { abortOnHangUp } from './hang-up.js';
+import { authenticateHttp } from './http-entry.js';
 import { authRequestOf, originalOf, withOriginal } from './request-view.js';
 
 /**
@@ -61,15 +59,7 @@ export function adapterCore<U extends object, R extends object>(options: Adapter
     realm: core.realm,
     logFault: faultLogger(resolved.logger),
     authenticate(req: R, res?: object): Promise<GameUser & U> {
-      const watch = abortOnHangUp(res);
-      if (watch === undefined) return core(authRequestOf(req));
-      return core(authRequestOf(req), { signal: watch.signal }).then((user) => {
-        watch.stop();
-        return user;
-      }, (err: unknown) => {
-        watch.stop();
-        throw err;
-      });
+      return authenticateHttp(core, authRequestOf(req), res);
     },
     async authenticateHandshake(request: IncomingMessage, explicitToken: unknown, owner: R, signal?: AbortSignal): Promise<GameUser & U> {
       const view = handshakeView(request);

@@ -1,6 +1,6 @@
 import { isPlatformError } from '../errors/index.js';
-import { LogThrottle } from '../logging/log-throttle.js';
-import { processMonotonic } from '../time/monotonic.js';
+import { LogThrottle } from '../logging/index.js';
+import { processMonotonic } from '../time/index.js';
 import type { Logger } from '../types.js';
 
 /** At most one log line per kind of server fault (and code) in this window. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { AuthRequest } from '../auth/types.js';
+import type { AuthRequest } from '../auth/index.js';
 
 const ORIGINAL = Symbol('passport-game-platform.original-request');
 

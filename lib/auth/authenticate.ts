@@ -6,7 +6,7 @@ import { findBearerToken } from './extract-token.js';
 import { resolveAuthenticateOptions, type ResolvedAuthenticateOptions } from './resolve-options.js';
 import type { AuthenticateOptions, AuthRequest, TokenSource, UserTokenVerifier } from './types.js';
 import { toPlatformError } from './unexpected-error.js';
-import { acceptsAbortable, bridgeSignal } from '../http/signal-bridge.js';
+import { acceptsAbortable, bridgeSignal } from '../signal/signal-bridge.js';
 
 /** Per-request options of an {@link Authenticator} call. */
 export interface AuthenticateCallOptions {
@@ -104,7 +104,7 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
 
   async function complete(token: string, source: TokenSource, req: R, given: AbortSignal | undefined): Promise<GameUser & U> {
     let verified: GameUser;
-    // The adapters hand over the package's light hang-up signal (see adapters/hang-up.ts): the
+    // The adapters hand over the package's light hang-up signal (see adapters/leave-watch.ts): the
     // package's client takes it as it is, any other verifier gets a real AbortSignal following it.
     const bridge = given === undefined || lightSignals || given instanceof AbortSignal ? undefined : bridgeSignal(given);
     const signal = bridge === undefined ? given : bridge.signal;

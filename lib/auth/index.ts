@@ -1,5 +1,9 @@
-export { extractBearerToken } from './extract-token.js';
-export { createAuthenticator, authenticateRequest } from './authenticate.js';
+export { extractBearerToken, findBearerToken } from './extract-token.js';
+export { createAuthenticator, authenticateRequest, authenticatorFor } from './authenticate.js';
+export { resolveAuthenticateOptions, checkLogger, checkRealm } from './resolve-options.js';
+export type { ResolvedAuthenticateOptions } from './resolve-options.js';
+export { guardedLogger } from './default-logger.js';
+export { describeThrown, toPlatformError } from './unexpected-error.js';
 export type { Authenticator, AuthenticateCallOptions, TokenContext } from './authenticate.js';
 export { accessDenied } from './access-denied.js';
 export type { AccessDeniedInit } from './access-denied.js';

@@ -1,6 +1,6 @@
 import { errorForTransportFault, isPlatformError } from '../errors/index.js';
-import type { CircuitState, HttpLoad } from '../http/index.js';
-import type { ApiTokenProvider } from '../provider/index.js';
+import type { CircuitState, HttpLoad } from '../platform-call/index.js';
+import type { ApiTokenProvider } from '../platform-call/index.js';
 import type { Clock } from '../types.js';
 
 /** State of a shared store (Redis) as its owner reports it. */

@@ -1,7 +1,7 @@
 import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js';
 import { configWith, resolvePlatformConfig } from '../config/index.js';
 import type { CallMessage } from '../diagnostics/channels.js';
-import type { ApiTokenProvider } from '../provider/index.js';
+import type { ApiTokenProvider } from '../platform-call/index.js';
 import type { FleetOptions } from '../store/index.js';
 import type { OutageGraceOptions } from './outage-grace.js';
 

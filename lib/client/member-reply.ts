@@ -1,7 +1,7 @@
 import { errorForTransportFault } from '../errors/index.js';
 import type { PlatformEndpoint } from '../errors/index.js';
-import { isRecord, readIdentifier } from '../http/index.js';
-import type { PlatformReply } from '../http/index.js';
+import { isRecord, readIdentifier } from '../platform-call/index.js';
+import type { PlatformReply } from '../platform-call/index.js';
 import type { GameUser } from '../types.js';
 
 /**

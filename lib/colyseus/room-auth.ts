@@ -1,13 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Client, Room } from '@colyseus/core';
-import type { Authenticator } from '../auth/authenticate.js';
-import { invalidRequest, PlatformError } from '../errors/index.js';
-import { problemResponse } from '../adapters/problem-response.js';
-import { closeFrameFor } from '../realtime/close-codes.js';
-import { handshakeToken, type HandshakeToken } from '../realtime/handshake.js';
-import { shuttingDown } from '../realtime/pending-handshakes.js';
-import type { LiveConnection, SessionRegistry } from '../realtime/session-registry.js';
-import type { ConnectionEnding } from '../realtime/types.js';
+import type { Authenticator } from '../auth/index.js';
+import { invalidRequest, PlatformError, shuttingDown } from '../errors/index.js';
+import { problemResponse } from '../problem/index.js';
+import { closeFrameFor, type ConnectionEnding, type LiveConnection, type SessionRegistry } from '../realtime/index.js';
+import { handshakeToken, type HandshakeToken } from '../adapters/index.js';
 import type { GameUser } from '../types.js';
 import { closerFor, endedError, endingFor, isOpen, SessionEndedMeanwhile } from './room-closer.js';
 import { currentTransport, headerRecord, loadTransportAccessor, urlTokenSeen, watchTransport, type WatchableTransport } from './url-token.js';

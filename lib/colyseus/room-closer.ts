@@ -1,9 +1,7 @@
 import type { Client } from '@colyseus/core';
-import { PlatformError } from '../errors/index.js';
-import { problemResponse } from '../adapters/problem-response.js';
-import { closeFrameFor } from '../realtime/close-codes.js';
-import { shuttingDown } from '../realtime/pending-handshakes.js';
-import type { ConnectionEnding, SessionEndReason } from '../realtime/types.js';
+import { PlatformError, shuttingDown } from '../errors/index.js';
+import { problemResponse } from '../problem/index.js';
+import { closeFrameFor, type ConnectionEnding, type SessionEndReason } from '../realtime/index.js';
 
 // WebSocket readyState OPEN.
 const OPEN = 1;

@@ -11,3 +11,4 @@ export type {
 } from './platform-env-types.js';
 export { PLATFORM_HOSTS, environmentOfBaseUrl, isPlatformEnvironment } from './hosts.js';
 export { CLIENT_SECRET, SecretBox } from './secret-box.js';
+export { integerOption } from './validate.js';

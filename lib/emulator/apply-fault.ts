@@ -16,11 +16,16 @@ const REASONS: Record<number, string> = { 500: 'Internal Server Error', 502: 'Ba
 /** Timers of latency faults, cleared when the emulator closes. */
 export type TimerSet = Set<NodeJS.Timeout>;
 
+/** Requests held by a `hold` fault: each answers normally when called. */
+export type HeldSet = Set<() => void>;
+
 /**
  * Plays a fault on a request. `proceed` answers the request normally (after a `latency` fault).
- * `drop` and `reset-reused` destroy the socket; `hang` leaves the request open until close().
+ * `drop` and `reset-reused` destroy the socket; `hang` leaves the request open until close();
+ * `hold` until the test releases it.
  */
-export function applyFault(x: Exchange, ctx: EmulatorContext, fault: FaultSpec, route: PlatformRoute, proceed: () => void, timers: TimerSet): void {
+export function applyFault(x: Exchange, ctx: EmulatorContext, fault: FaultSpec, route: PlatformRoute, proceed: () => void, pending: { timers: TimerSet; held: HeldSet }): void {
+  const { timers, held } = pending;
   x.entry.fault = fault.type;
   switch (fault.type) {
     case 'latency': {
@@ -53,5 +58,17 @@ export function applyFault(x: Exchange, ctx: EmulatorContext, fault: FaultSpec, 
       return;
     case 'hang':
       return;
+    case 'hold': {
+      // As with latency, a caller gone meanwhile gets no answer.
+      const release = (): void => {
+        held.delete(release);
+        x.res.off('close', gone);
+        proceed();
+      };
+      const gone = (): void => void held.delete(release);
+      held.add(release);
+      x.res.once('close', gone);
+      return;
+    }
   }
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { PlatformCode } from '../errors/index.js';
-import { applyFault, type TimerSet } from './apply-fault.js';
+import { applyFault, type HeldSet, type TimerSet } from './apply-fault.js';
 import { handleControl } from './handle-control.js';
 import { handleE1 } from './handle-e1.js';
 import { handleE2 } from './handle-e2.js';
@@ -48,7 +48,7 @@ function guarded(x: Exchange, ctx: EmulatorContext, route: Route): void {
 }
 
 /** The emulator's request listener: log, pick a fault, answer. */
-export function createDispatcher(ctx: EmulatorContext, timers: TimerSet): (req: IncomingMessage, res: ServerResponse) => void {
+export function createDispatcher(ctx: EmulatorContext, pending: { timers: TimerSet; held: HeldSet }): (req: IncomingMessage, res: ServerResponse) => void {
   const socketUses = new WeakMap<Socket, number>();
   return (req, res) => {
     const uses = (socketUses.get(req.socket) ?? 0) + 1;
@@ -61,7 +61,7 @@ export function createDispatcher(ctx: EmulatorContext, timers: TimerSet): (req: 
     }
     const platform = isPlatformRoute(route.endpoint) ? route.endpoint : null;
     const fault = platform ? ctx.faults.take(platform, uses > 1) : undefined;
-    if (platform && fault) applyFault(x, ctx, fault, platform, () => guarded(x, ctx, route), timers);
+    if (platform && fault) applyFault(x, ctx, fault, platform, () => guarded(x, ctx, route), pending);
     else guarded(x, ctx, route);
   };
 }

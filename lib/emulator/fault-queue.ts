@@ -22,6 +22,8 @@ export interface FaultBase {
  * - `http5xx`: answer `status` (default 502) with an HTML body.
  * - `drop`: destroy the socket without answering.
  * - `hang`: never answer (the socket is destroyed by `close()`).
+ * - `hold`: answer normally once the test calls `releaseHeld()` (a slow platform whose answer
+ *   comes after an event the test chooses, not after a guessed delay).
  * - `garbage`: HTTP 200 with a body that is not JSON, or JSON without `code`.
  * - `reset-reused`: destroy the connection when the request came on a reused keep-alive socket
  *   (Node's keep-alive race); requests on fresh sockets pass it by without consuming it.
@@ -32,10 +34,11 @@ export type FaultSpec =
   | (FaultBase & { type: 'http5xx'; status?: number })
   | (FaultBase & { type: 'drop' })
   | (FaultBase & { type: 'hang' })
+  | (FaultBase & { type: 'hold' })
   | (FaultBase & { type: 'garbage'; variant?: GarbageVariant })
   | (FaultBase & { type: 'reset-reused' });
 
-const TYPES = new Set(['latency', 'code', 'http5xx', 'drop', 'hang', 'garbage', 'reset-reused']);
+const TYPES = new Set(['latency', 'code', 'http5xx', 'drop', 'hang', 'hold', 'garbage', 'reset-reused']);
 const ENDPOINTS = new Set(['E1', 'E2', 'E3', 'web', 'any']);
 const VARIANTS = new Set(['text', 'html', 'json-without-code', 'truncated-json', 'empty']);
 const MAX_TIMER_MS = 2 ** 31 - 1;

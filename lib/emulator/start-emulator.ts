@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createContext } from './context.js';
 import { createDispatcher } from './dispatch.js';
 import * as ops from './operations.js';
-import type { TimerSet } from './apply-fault.js';
+import type { HeldSet, TimerSet } from './apply-fault.js';
 import type { Emulator, EmulatorOptions } from './types.js';
 
 function baseUrl(host: string, port: number): string {
@@ -28,7 +28,8 @@ function baseUrl(host: string, port: number): string {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const ctx = createContext(options);
   const timers: TimerSet = new Set();
-  const server = createServer(createDispatcher(ctx, timers));
+  const held: HeldSet = new Set();
+  const server = createServer(createDispatcher(ctx, { timers, held }));
   if (ctx.options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = ctx.options.keepAliveTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -52,12 +53,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     injectFault: (fault) => void ctx.faults.add(fault),
     pendingFaults: () => ctx.faults.pending(),
     clearFaults: () => void ctx.faults.clear(),
+    held: () => held.size,
+    releaseHeld: () => {
+      const released = [...held];
+      for (const release of released) release();
+      return released.length;
+    },
     requests: (filter) => ctx.log.list(filter),
     clearRequests: () => ctx.log.clear(),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);
         timers.clear();
+        held.clear();
         server.close(() => resolve());
         server.closeAllConnections();
       });

@@ -106,6 +106,10 @@ export interface Emulator {
   pendingFaults(): FaultSpec[];
   /** Drops every queued fault. */
   clearFaults(): void;
+  /** Requests a `hold` fault is holding now (their callers still waiting). */
+  held(): number;
+  /** Answers every request a `hold` fault holds, normally; returns how many. */
+  releaseHeld(): number;
   /** Copies of the request log, oldest first, optionally for one endpoint. */
   requests(filter?: RequestFilter): RequestLogEntry[];
   /** Empties the request log. */

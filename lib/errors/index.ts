@@ -11,6 +11,6 @@ export {
   isTransientCode,
 } from './platform-codes.js';
 export type { PlatformEndpoint, TransportFault } from './platform-codes.js';
-export { missingCredentials, invalidRequest, malformedToken, rateLimited } from './request-errors.js';
+export { missingCredentials, invalidRequest, malformedToken, rateLimited, shuttingDown } from './request-errors.js';
 export { challengeFor, DEFAULT_REALM } from './challenge.js';
 export { checkTokenSyntax, checkTokenSyntaxOnce } from './token-syntax.js';

@@ -17,6 +17,11 @@ export function malformedToken(description: string): PlatformError {
   return new PlatformError({ kind: 'invalid_token', message: `Malformed access token: ${description}.`, description });
 }
 
+/** A connection that shutdown overtook (a handshake, a new session): 503 `retry_later` with `Retry-After`. */
+export function shuttingDown(): PlatformError {
+  return new PlatformError({ kind: 'platform_unavailable', message: 'The server is shutting down.' });
+}
+
 /** Too many requests of one kind from one caller: 429 `retry_later` with `Retry-After`, no platform call. */
 export function rateLimited(message: string, retryAfterSeconds: number): PlatformError {
   return new PlatformError({ kind: 'rate_limited', message, retryAfterSeconds });

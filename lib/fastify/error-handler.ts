@@ -1,9 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { faultLogger } from '../adapters/fault-log.js';
-import { guardedLogger } from '../auth/default-logger.js';
-import { checkLogger } from '../auth/resolve-options.js';
+import { faultLogger } from '../adapters/index.js';
+import { checkLogger, guardedLogger } from '../auth/index.js';
 import { isPlatformError, type PlatformError } from '../errors/index.js';
-import { problemResponse } from '../adapters/problem-response.js';
+import { problemResponse } from '../problem/index.js';
 import type { Logger } from '../types.js';
 import { verifierFailureOf } from './verifier-failure.js';
 

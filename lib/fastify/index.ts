@@ -9,4 +9,4 @@ export type { FastifyGamePlatformOptions } from './plugin.js';
 export type { FastifyGameUser, FastifyRequestUserType, FastifyRequestUser, GameUserRequest } from './request-user.js';
 export { gamePlatformErrorHandler } from './error-handler.js';
 export type { FastifyErrorHandler, GamePlatformErrorHandlerOptions } from './error-handler.js';
-export type { AdapterOptions } from '../adapters/adapter-core.js';
+export type { AdapterOptions } from '../adapters/index.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { adapterCore, type AdapterOptions } from '../adapters/adapter-core.js';
+import { adapterCore, type AdapterOptions } from '../adapters/index.js';
 import { isPlatformError } from '../errors/index.js';
-import { problemResponse } from '../adapters/problem-response.js';
+import { problemResponse } from '../problem/index.js';
 import { rememberVerifierFailure } from './verifier-failure.js';
 // request.user's typing lives beside the plugin; loaded with it.
 import './request-user.js';

@@ -1,12 +1,8 @@
 import type { ErrorRequestHandler } from 'express';
-import { guardedLogger } from '../auth/default-logger.js';
-import { checkLogger, checkRealm } from '../auth/resolve-options.js';
-import { describeThrown } from '../auth/unexpected-error.js';
-import { passportFailureOf } from '../adapters/passport-failure.js';
-import { faultLogger } from '../adapters/fault-log.js';
+import { checkLogger, checkRealm, describeThrown, guardedLogger } from '../auth/index.js';
+import { faultLogger, passportFailureOf } from '../adapters/index.js';
 import type { Logger } from '../types.js';
-import { describeError, isAuthenticationError } from '../adapters/problem-response.js';
-import { sendProblem } from '../adapters/problem.js';
+import { describeError, isAuthenticationError, sendProblem } from '../problem/index.js';
 
 /** Options of {@link platformErrorHandler}. */
 export interface PlatformErrorHandlerOptions {

@@ -1,10 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { abortOnHangUp } from '../adapters/hang-up.js';
-import { authenticatorFor } from '../auth/authenticate.js';
-import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
-import type { AuthenticateOptions } from '../auth/types.js';
+import { authenticateHttp } from '../adapters/index.js';
+import { authenticatorFor, resolveAuthenticateOptions, type AuthenticateOptions } from '../auth/index.js';
 import type { PlatformError } from '../errors/index.js';
-import '../adapters/express-augment.js';
 
 /** Options of {@link requireGameUser}. */
 export interface RequireGameUserOptions<U extends object = object> extends AuthenticateOptions<U, Request> {
@@ -42,13 +39,10 @@ export function requireGameUser<U extends object = object>(options: RequireGameU
   if (typeof credentialsRequired !== 'boolean') throw new TypeError(`${owner}: options.credentialsRequired must be a boolean`);
 
   return function requireGameUser(req: Request, res: Response, next: NextFunction): void {
-    const watch = abortOnHangUp(res);
-    authenticate(req, watch === undefined ? undefined : { signal: watch.signal }).then((user) => {
-      watch?.stop();
+    authenticateHttp(authenticate, req, res).then((user) => {
       req.user = user;
       next();
     }, (err: PlatformError) => {
-      watch?.stop();
       if (!credentialsRequired && err.kind === 'missing_credentials') next();
       else next(err);
     });

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import type { AdapterCore } from '../adapters/adapter-core.js';
+import type { AdapterCore } from '../adapters/index.js';
 import { isPlatformError, missingCredentials } from '../errors/index.js';
 import type { GameUser } from '../types.js';
 import { abortOnDisconnect, setClientUser, type GatewayClient } from './gateway-client.js';

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule, type InjectionToken, type ModuleMetadata, type OptionalFactoryDependency, type Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { adapterCore, type AdapterOptions } from '../adapters/adapter-core.js';
+import { adapterCore, type AdapterOptions } from '../adapters/index.js';
 import { GamePlatformGuard } from './game-platform-guard.js';
 import { GamePlatformExceptionFilter } from './problem-filter.js';
 import { GAME_PLATFORM_CLIENT, GAME_PLATFORM_CORE, GAME_PLATFORM_OPTIONS } from './tokens.js';

@@ -1,5 +1,5 @@
-import { CALLER_GONE } from '../http/aborted.js';
 import type { IncomingMessage } from 'node:http';
+import { watchLeave, type Leavable, type LeaveWatch } from '../adapters/index.js';
 
 /** The parts of a gateway's client (a Socket.IO socket) the guard reads and writes. */
 export interface GatewayClient {
@@ -9,7 +9,7 @@ export interface GatewayClient {
   handshake?: { auth?: { token?: unknown } | undefined } | undefined;
   /** Socket.IO: the per-socket data the app owns; the player goes to `data.user`. */
   data?: unknown;
-  once?: ((event: string, listener: () => void) => unknown) | undefined;
+  on?: ((event: string, listener: () => void) => unknown) | undefined;
   off?: ((event: string, listener: () => void) => unknown) | undefined;
 }
 
@@ -42,12 +42,10 @@ export function clientRequests(client: unknown): object[] {
   return [client.request, client.handshake, client].filter(isObject);
 }
 
-/** An abort signal that fires when the client disconnects; `stop()` removes the listener. */
-export function abortOnDisconnect(client: GatewayClient): { signal: AbortSignal; stop(): void } | undefined {
-  const { once, off } = client;
-  if (typeof once !== 'function' || typeof off !== 'function') return undefined;
-  const aborter = new AbortController();
-  const onGone = (): void => aborter.abort(CALLER_GONE);
-  once.call(client, 'disconnect', onGone);
-  return { signal: aborter.signal, stop: () => void off.call(client, 'disconnect', onGone) };
+const DISCONNECT = ['disconnect'] as const;
+
+/** A watch whose signal aborts when the client disconnects; `stop()` removes the listener. */
+export function abortOnDisconnect(client: GatewayClient): LeaveWatch | undefined {
+  if (typeof client.on !== 'function' || typeof client.off !== 'function') return undefined;
+  return watchLeave(client as Leavable, DISCONNECT);
 }

@@ -1,5 +1,5 @@
 import type { ExecutionContext } from '@nestjs/common';
-import { passportFailureOf } from '../adapters/passport-failure.js';
+import { passportFailureOf } from '../adapters/index.js';
 import { PlatformError, invalidRequest, isPlatformError, missingCredentials } from '../errors/index.js';
 import { clientRequests, setClientUser } from './gateway-client.js';
 import { wsRefusal } from './ws-refusal.js';

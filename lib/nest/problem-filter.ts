@@ -1,8 +1,8 @@
 import { Catch, Inject, Injectable, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { PlatformError } from '../errors/index.js';
-import type { AdapterCore } from '../adapters/adapter-core.js';
-import { problemResponse } from '../adapters/problem-response.js';
+import type { AdapterCore } from '../adapters/index.js';
+import { problemResponse } from '../problem/index.js';
 import { GAME_PLATFORM_CORE } from './tokens.js';
 
 /**

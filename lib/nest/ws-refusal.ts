@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
-import { problemResponse } from '../adapters/problem-response.js';
-import type { ProblemBody } from '../adapters/problem.js';
+import { problemResponse, type ProblemBody } from '../problem/index.js';
 
 type WsExceptionClass = new (error: object) => Error;
 

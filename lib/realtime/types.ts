@@ -1,5 +1,5 @@
 import type { ClientAction } from '../errors/index.js';
-import type { ProblemBody } from '../adapters/problem.js';
+import type { ProblemBody } from '../problem/problem.js';
 import type { GameUser } from '../types.js';
 
 /** The transport a live connection came in on. */

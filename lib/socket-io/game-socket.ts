@@ -1,5 +1,5 @@
 import type { DefaultEventsMap, Namespace, Server, Socket } from 'socket.io';
-import type { LiveConnection } from '../realtime/session-registry.js';
+import type { LiveConnection } from '../realtime/index.js';
 import type { GameUser } from '../types.js';
 
 /** What the adapter keeps on `socket.data` once a socket is authenticated. */

@@ -1,14 +1,10 @@
 import type { DefaultEventsMap, Namespace, Server, Socket } from 'socket.io';
-import type { Authenticator } from '../auth/authenticate.js';
-import { integerOption } from '../config/validate.js';
-import { invalidRequest } from '../errors/index.js';
-import { CALLER_GONE } from '../http/aborted.js';
-import { problemResponse } from '../adapters/problem-response.js';
-import type { ProblemBody } from '../adapters/problem.js';
-import { handshakeToken, handshakeView, type HandshakeToken } from '../realtime/handshake.js';
-import { PendingHandshakes, shuttingDown } from '../realtime/pending-handshakes.js';
-import type { LiveConnection, SessionRegistry } from '../realtime/session-registry.js';
-import type { ConnectionEnding } from '../realtime/types.js';
+import type { Authenticator } from '../auth/index.js';
+import { integerOption } from '../config/index.js';
+import { invalidRequest, shuttingDown } from '../errors/index.js';
+import { problemResponse, type ProblemBody } from '../problem/index.js';
+import { admitHandshake, handshakeToken, handshakeView, OVERTAKEN, PendingHandshakes, type HandshakeToken } from '../adapters/index.js';
+import type { ConnectionEnding, LiveConnection, SessionRegistry } from '../realtime/index.js';
 import type { EventsMap, GameSocket, GameSocketData } from './game-socket.js';
 import { NamespaceSessions } from './namespace-sessions.js';
 import { boundOutput, DEFAULT_MAX_QUEUED_BYTES, droppedForBound } from './output-bound.js';
@@ -63,6 +59,9 @@ function ackOf(args: unknown[]): Ack | undefined {
 function tokenOf(payload: unknown): unknown {
   return payload !== null && typeof payload === 'object' ? (payload as { token?: unknown }).token : undefined;
 }
+
+/** What ends a handshake's client: its engine.io connection closes. */
+const CLOSE = ['close'] as const;
 
 // Nobody reads the refusal of a client that went away: one shared error, no stack per caller.
 const CLIENT_GONE = new Error('the client went away');
@@ -182,33 +181,26 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
     } catch (err) {
       return refuse(err);
     }
-    const aborter = new AbortController();
-    // The client's connection closed before the answer: its platform call is cancelled and its slot freed.
-    const onGone = (): void => {
-      if (!handshakes.settle(socket)) return;
-      aborter.abort(CALLER_GONE);
-      namespaces.release(socket);
-      next(CLIENT_GONE);
-    };
-    conn.once('close', onGone);
-    handshakes.add(socket, () => {
-      conn.off('close', onGone);
-      aborter.abort(CALLER_GONE);
-      refuse(shuttingDown());
-    });
-    authenticate.token(found.token, { req: view as never, source: found.source, signal: aborter.signal }).then(
+    admitHandshake({
+      verify: (signal) => authenticate.token(found.token, { req: view as never, source: found.source, signal }),
+      pending: handshakes,
+      key: socket,
+      client: conn,
+      leaveOn: CLOSE,
+      // The client's connection closed before the answer: its platform call was cancelled and its slot freed.
+      onLeave: () => {
+        namespaces.release(socket);
+        next(CLIENT_GONE);
+      },
+      onShutdown: () => refuse(shuttingDown()),
+    }).then(
       (user) => {
-        if (!handshakes.settle(socket)) return;
-        conn.off('close', onGone);
+        if (user === OVERTAKEN) return;
         pending.set(socket, found);
         socket.data.user = user;
         next();
       },
-      (err: unknown) => {
-        if (!handshakes.settle(socket)) return;
-        conn.off('close', onGone);
-        refuse(err);
-      },
+      refuse,
     );
   }
 

@@ -1,4 +1,4 @@
-import '../adapters/express-augment.js';
+import '../adapters/index.js';
 
 export { PlatformBearerStrategy } from './platform-bearer-strategy.js';
 export type { PlatformBearerStrategyOptions, StrategyActions } from './platform-bearer-strategy.js';

@@ -1,15 +1,9 @@
 import type { Request } from 'express';
-import { abortOnHangUp } from '../adapters/hang-up.js';
-import { rememberPassportFailure } from '../adapters/passport-failure.js';
-import { accessDenied } from '../auth/access-denied.js';
-import { authenticatorFor, type Authenticator } from '../auth/authenticate.js';
-import { resolveAuthenticateOptions } from '../auth/resolve-options.js';
-import type { AuthenticateOptions } from '../auth/types.js';
-import { toPlatformError } from '../auth/unexpected-error.js';
+import { authenticateHttp, rememberPassportFailure } from '../adapters/index.js';
+import { accessDenied, authenticatorFor, resolveAuthenticateOptions, toPlatformError, type AuthenticateOptions, type Authenticator } from '../auth/index.js';
 import { isPlatformError } from '../errors/index.js';
 import type { Logger } from '../types.js';
 import { BearerBase } from './bearer-base.js';
-import '../adapters/express-augment.js';
 import { runVerifyCallback, type VerifyCallback, type VerifyCallbackWithRequest } from './verify-callback.js';
 
 /** Options of {@link PlatformBearerStrategy}. */
@@ -82,12 +76,9 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerBas
     if (options !== null && typeof options === 'object' && options.session === undefined) options.session = false;
     // One action per request, whatever happens; an action that throws is reported through error().
     let settled = false;
-    // Express puts the response on the request (absent or null outside Express).
-    const watch = abortOnHangUp((req as { res?: unknown }).res);
     const succeed = (user: Express.User, info: object | undefined): void => {
       if (settled) return;
       settled = true;
-      watch?.stop();
       try {
         actions.success(user, info);
       } catch (err) {
@@ -97,7 +88,6 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerBas
     const failed = (err: unknown): void => {
       if (settled) return;
       settled = true;
-      watch?.stop();
       try {
         this.reject(actions, req, err);
       } catch (again) {
@@ -108,7 +98,8 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerBas
     };
     let verified: Promise<Express.User>;
     try {
-      verified = this.core(req, watch === undefined ? undefined : { signal: watch.signal });
+      // Express puts the response on the request (absent or null outside Express).
+      verified = authenticateHttp(this.core, req, (req as { res?: unknown }).res);
     } catch (err) {
       // A request shape the core cannot read is refused through the actions, never thrown at the framework.
       return failed(err);

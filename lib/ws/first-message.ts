@@ -1,12 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { RawData, WebSocket } from 'ws';
-import type { Authenticator } from '../auth/authenticate.js';
-import { CALLER_GONE } from '../http/aborted.js';
+import type { Authenticator } from '../auth/index.js';
 import { PlatformError, missingCredentials } from '../errors/index.js';
-import { problemResponse } from '../adapters/problem-response.js';
-import { closeCodeFor, WS_CLOSE } from '../realtime/close-codes.js';
-import type { HandshakeToken } from '../realtime/handshake.js';
-import type { PendingHandshakes } from '../realtime/pending-handshakes.js';
+import { problemResponse } from '../problem/index.js';
+import { closeCodeFor, WS_CLOSE } from '../realtime/index.js';
+import { watchLeave, type HandshakeToken, type PendingHandshakes } from '../adapters/index.js';
 import type { GameUser } from '../types.js';
 import { closeSocket, closeViolating, closeWith, parse, send, SHUTDOWN } from './ws-io.js';
 
@@ -27,6 +25,8 @@ export interface FirstMessageContext {
 }
 
 type Queued = [data: RawData, isBinary: boolean];
+
+const CLOSE = ['close'] as const;
 
 function sizeOf(data: RawData): number {
   if (Array.isArray(data)) return data.reduce((total, part) => total + part.length, 0);
@@ -53,7 +53,6 @@ function ownCopy(data: RawData): RawData {
  */
 export function awaitFirstMessage(ws: WebSocket, req: IncomingMessage, context: FirstMessageContext): void {
   const { authenticate, pending } = context;
-  const aborter = new AbortController();
   // Undefined until the auth message came; then what came after it.
   let queue: Queued[] | undefined;
   let queuedBytes = 0;
@@ -61,7 +60,7 @@ export function awaitFirstMessage(ws: WebSocket, req: IncomingMessage, context: 
   const release = (): void => {
     clearTimeout(timer);
     ws.off('message', onMessage);
-    ws.off('close', onClose);
+    watch.stop();
     queue = undefined;
   };
   // True when this call settled the wait, false when something else (shutdown, close) did first.
@@ -71,17 +70,14 @@ export function awaitFirstMessage(ws: WebSocket, req: IncomingMessage, context: 
   };
   const fail = (error: PlatformError): void => {
     if (!settle()) return;
-    aborter.abort(CALLER_GONE);
+    watch.abort();
     const { body } = problemResponse(error);
     send(ws, { type: 'auth:failed', problem: body });
     closeWith(ws, closeCodeFor(body.action), body.action);
   };
   const timer = setTimeout(() => fail(missingCredentials()), context.timeoutMs);
   timer.unref();
-  const onClose = (): void => {
-    settle();
-    aborter.abort(CALLER_GONE);
-  };
+  const watch = watchLeave(ws, CLOSE, settle);
   const onMessage = (data: RawData, isBinary: boolean): void => {
     if (queue !== undefined) {
       const size = sizeOf(data);
@@ -91,7 +87,7 @@ export function awaitFirstMessage(ws: WebSocket, req: IncomingMessage, context: 
         return void queue.push([ownCopy(data), isBinary]);
       }
       if (!settle()) return;
-      aborter.abort(CALLER_GONE);
+      watch.abort();
       return closeViolating(ws, WS_CLOSE.POLICY_VIOLATION, tooMany ? 'too_many_messages' : 'too_many_bytes');
     }
     clearTimeout(timer);
@@ -99,7 +95,7 @@ export function awaitFirstMessage(ws: WebSocket, req: IncomingMessage, context: 
     const message = parse(data);
     if (message?.type !== 'auth' || typeof message.token !== 'string') return fail(missingCredentials());
     const found: HandshakeToken = { token: message.token, source: 'header', since: context.now() };
-    authenticate.token(found.token, { signal: aborter.signal }).then(
+    authenticate.token(found.token, { signal: watch.signal }).then(
       (user) => {
         const queued = queue ?? [];
         if (!settle() || ws.readyState !== ws.OPEN) return;
@@ -110,10 +106,9 @@ export function awaitFirstMessage(ws: WebSocket, req: IncomingMessage, context: 
     );
   };
   ws.on('message', onMessage);
-  ws.once('close', onClose);
   pending.add(ws, () => {
     release();
-    aborter.abort(CALLER_GONE);
+    watch.abort();
     closeSocket(SHUTDOWN, ws);
   });
 }

@@ -9,4 +9,4 @@ export { attachWebSocket, FIRST_MESSAGE_TIMEOUT_MS, MAX_QUEUED_MESSAGES } from '
 export type { WebSocketAuthOptions, AttachedWebSocket } from './websocket-auth.js';
 export { refuseUnservedUpgrades } from './unserved-upgrades.js';
 export { DEFAULT_HEARTBEAT_INTERVAL_MS } from './heartbeat.js';
-export { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_PRE_AUTH_BYTES } from '../realtime/byte-bounds.js';
+export { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_PRE_AUTH_BYTES } from '../realtime/index.js';

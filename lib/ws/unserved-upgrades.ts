@@ -1,6 +1,6 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import { PlatformError } from '../errors/index.js';
-import { problemResponse } from '../adapters/problem-response.js';
+import { problemResponse } from '../problem/index.js';
 
 /**
  * Answers 404 (problem+json) to an upgrade on a path no handler serves. Once

@@ -1,15 +1,12 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
-import type { Authenticator } from '../auth/authenticate.js';
-import { CALLER_GONE } from '../http/aborted.js';
-import { integerOption } from '../config/validate.js';
-import { PlatformError } from '../errors/index.js';
-import { problemResponse } from '../adapters/problem-response.js';
-import { checkByteBound, DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_PRE_AUTH_BYTES } from '../realtime/byte-bounds.js';
-import { handshakeToken, handshakeView, type HandshakeToken } from '../realtime/handshake.js';
-import { PendingHandshakes, shuttingDown } from '../realtime/pending-handshakes.js';
-import type { LiveConnection, SessionRegistry } from '../realtime/session-registry.js';
+import type { Authenticator } from '../auth/index.js';
+import { integerOption } from '../config/index.js';
+import { PlatformError, shuttingDown } from '../errors/index.js';
+import { problemResponse } from '../problem/index.js';
+import { checkByteBound, DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_PRE_AUTH_BYTES, type LiveConnection, type SessionRegistry } from '../realtime/index.js';
+import { admitHandshake, handshakeToken, handshakeView, OVERTAKEN, PendingHandshakes, type HandshakeToken } from '../adapters/index.js';
 import type { GameUser } from '../types.js';
 import { awaitFirstMessage } from './first-message.js';
 import { DEFAULT_HEARTBEAT_INTERVAL_MS, startHeartbeat } from './heartbeat.js';
@@ -75,6 +72,9 @@ export interface AttachedWebSocket {
 }
 
 function ignore(): void {}
+
+/** What ends an upgrade's client: an upgrade socket stays half open after the client's FIN (no 'close' ever comes), so 'end' counts. */
+const UPGRADE_GONE = ['end', 'close', 'error'] as const;
 
 function destroySelf(this: Duplex): void {
   this.destroy();
@@ -192,41 +192,22 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
       }
       return refuse(socket, problemResponse(err, { realm: authenticate.realm }));
     }
-    const aborter = new AbortController();
-    // The client is gone before our answer: its platform call is aborted (its
-    // slot freed) and the socket destroyed. An upgrade socket stays half open
-    // after the client's FIN (no 'close' ever comes), so 'end' counts as gone.
-    const onGone = (): void => {
-      unwatch();
-      if (!pending.settle(socket)) return;
-      aborter.abort(CALLER_GONE);
-      socket.destroy();
-    };
-    const unwatch = (): void => {
-      socket.off('end', onGone);
-      socket.off('close', onGone);
-      socket.off('error', onGone);
-    };
-    socket.once('end', onGone);
-    socket.once('close', onGone);
-    socket.once('error', onGone);
-    pending.add(socket, () => {
-      unwatch();
-      aborter.abort(CALLER_GONE);
-      refuse(socket, problemResponse(shuttingDown()));
-    });
-    authenticate.token(found.token, { req: view as never, source: found.source, signal: aborter.signal }).then(
+    admitHandshake({
+      verify: (signal) => authenticate.token(found.token, { req: view as never, source: found.source, signal }),
+      pending,
+      key: socket,
+      client: socket,
+      leaveOn: UPGRADE_GONE,
+      // Gone before our answer: its platform call was aborted (its slot freed), the socket goes too.
+      onLeave: () => socket.destroy(),
+      onShutdown: () => refuse(socket, problemResponse(shuttingDown())),
+    }).then(
       (user) => {
-        unwatch();
-        if (!pending.settle(socket)) return;
+        if (user === OVERTAKEN) return;
         if (!socket.writable) return void socket.destroy();
         wss.handleUpgrade(req, socket, head, (ws) => void established(adopt(ws), req, user, found));
       },
-      (err: unknown) => {
-        unwatch();
-        if (!pending.settle(socket)) return;
-        refuse(socket, problemResponse(err, { realm: authenticate.realm }));
-      },
+      (err: unknown) => refuse(socket, problemResponse(err, { realm: authenticate.realm })),
     );
   };
   server.on('upgrade', onUpgrade);

@@ -1,10 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, RawData } from 'ws';
-import type { ProblemResponse } from '../adapters/problem-response.js';
-import { DEFAULT_MAX_BUFFERED_BYTES, exceedsOutbound, OUTBOUND_OVERFLOW } from '../realtime/byte-bounds.js';
-import { closeFrameFor } from '../realtime/close-codes.js';
-import type { ConnectionEnding } from '../realtime/types.js';
+import type { ProblemResponse } from '../problem/index.js';
+import { closeFrameFor, DEFAULT_MAX_BUFFERED_BYTES, exceedsOutbound, OUTBOUND_OVERFLOW, type ConnectionEnding } from '../realtime/index.js';
 
 // A peer that never answers our close frame is cut off after this.
 const CLOSE_GRACE_MS = 5_000;

@@ -49,7 +49,7 @@ describe('GET /readyz', () => {
   });
 
   it('answers 503 platform_down while the circuit is open', async () => {
-    const client = { retries: 0, timeoutMs: 500, totalTimeoutMs: 1000, circuitBreaker: { failureThreshold: 2, openMs: 60_000 } };
+    const client = { retries: 0, circuitBreaker: { failureThreshold: 2, openMs: 60_000 } };
     await withApp({ client }, async (h, url) => {
       await h.client.ready();
       h.emulator.injectFault({ endpoint: 'E2', type: 'http5xx', count: 2 });

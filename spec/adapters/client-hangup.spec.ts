@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { VerifyCallOptions } from '../../lib/auth/types.js';
 import type { PlatformClient } from '../../lib/client/index.js';
-import { CALLER_GONE } from '../../lib/http/aborted.js';
+import { CALLER_GONE } from '../../lib/signal/aborted.js';
 import { PlatformClient as Client } from '../../lib/client/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { ADAPTERS } from '../support/adapter-servers.js';
@@ -48,14 +48,14 @@ describe.each(ADAPTERS)('%s with the package client', (_adapter, start) => {
       emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 400, count: 1 });
       const player = emulator.login(DEMO.admin, DEMO.gameId).access_token;
       const answered = fetch(`http://127.0.0.1:${server.port}/api/me`, { headers: { authorization: `Bearer ${player}` } });
-      await until(() => client.load.active === 1, 2000, 'the first call in flight');
+      await until(() => client.load.active === 1, 15_000, 'the first call in flight');
       const socket = connect(server.port, '127.0.0.1', () => socket.write('GET /api/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer okGoneWhileQueued\r\n\r\n'));
       socket.on('error', () => {});
-      await until(() => client.load.queued === 1, 2000, 'the second call queued');
+      await until(() => client.load.queued === 1, 15_000, 'the second call queued');
       socket.destroy();
       expect((await answered).status).toBe(200);
       // Every call has ended: one that had stayed queued would have been sent once the slot freed.
-      await until(() => client.load.active === 0 && client.load.queued === 0, 5000, 'every call ended');
+      await until(() => client.load.active === 0 && client.load.queued === 0, 15_000, 'every call ended');
       expect(emulator.requests({ endpoint: 'E2' }).length).toBe(1);
     } finally {
       await server.close();

@@ -11,7 +11,7 @@ async function inFlight(fx: Fixture, c: PlatformClient, token: string): Promise<
   fx.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 150, count: 1 });
   const before = fx.emulator.requests({ endpoint: 'E2' }).length;
   const pending = c.verifyUserToken(token);
-  await until(() => fx.emulator.requests({ endpoint: 'E2' }).length > before, 2000, 'the E2 call');
+  await until(() => fx.emulator.requests({ endpoint: 'E2' }).length > before, 15_000, 'the E2 call');
   return { pending };
 }
 

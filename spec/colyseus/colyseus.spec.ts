@@ -78,7 +78,7 @@ describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk clie
   const nextSeatHeld = (): Promise<void> => new Promise((resolve) => (seatHeld = resolve));
   beforeAll(async () => {
     emulator = await startTestEmulator();
-    client = new PlatformClient(configFor(emulator, { timeoutMs: 300, totalTimeoutMs: 600 }));
+    client = new PlatformClient(configFor(emulator));
     const authenticate = createAuthenticator(client);
     registry = new SessionRegistry({ authenticate, now: () => emulator.now(), reverifyIntervalMs: 0, reverifyGraceMs: 60_000 });
     const auth = gamePlatformRoomAuth({ authenticate, registry });
@@ -142,10 +142,10 @@ describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk clie
     emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1000, count: 1 });
     const colyseus = new CapturingClient(url);
     const joining = colyseus.joinOrCreate('lobby', { token: emulator.login(DEMO.admin).access_token }).catch((err: unknown) => err);
-    await until(() => emulator.requests({ endpoint: 'E2' }).some((r) => r.status === null), 5000, 'an E2 call in flight');
+    await until(() => emulator.requests({ endpoint: 'E2' }).some((r) => r.status === null), 15_000, 'an E2 call in flight');
     const before = authSettled;
     colyseus.room!.connection.close();
-    await until(() => authSettled > before, 5000, 'onAuth to settle');
+    await until(() => authSettled > before, 15_000, 'onAuth to settle');
     expect(registry.size).toBe(0);
     expect(registry.endMember(DEMO.admin, 'admin')).toBe(0);
     await joining;
@@ -168,14 +168,14 @@ describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk clie
   describe('allowReconnection: reconnected(client) registers the client again', () => {
     async function dropAndReconnect(token: string): Promise<ClientRoom> {
       const { colyseus, room } = await dropWithSeatHeld(token, new ColyseusClient(url));
-      await until(() => registry.size === 0, 5000, 'the dropped client to leave the registry');
+      await until(() => registry.size === 0, 15_000, 'the dropped client to leave the registry');
       return colyseus.reconnect(room.reconnectionToken);
     }
 
     it('verifies the token again and registers it: ping, session end', async () => {
       const before = reconnections.length;
       const room = await dropAndReconnect(emulator.login(DEMO.admin).access_token);
-      await until(() => reconnections.length > before, 5000, 'reconnected() to settle');
+      await until(() => reconnections.length > before, 15_000, 'reconnected() to settle');
       expect(reconnections.at(-1)).toBe(true);
       expect(registry.size).toBe(1);
       const pong = nextMessage(room, 'pong');
@@ -192,7 +192,7 @@ describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk clie
       const again = await colyseus.reconnect(room.reconnectionToken);
       const expired = nextMessage(again, 'auth:expired');
       const code = left(again);
-      await until(() => reconnections.length > before, 5000, 'reconnected() to settle');
+      await until(() => reconnections.length > before, 15_000, 'reconnected() to settle');
       expect(reconnections.at(-1)).toBe(false);
       expect(await expired).toEqual({ action: 'relogin', code: 40000 });
       expect(await code).toBe(4401);
@@ -215,7 +215,7 @@ describe('Colyseus rooms (real @colyseus/core 0.18 server and @colyseus/sdk clie
       });
       await colyseus.reconnect(room.reconnectionToken);
       const [expired, gone] = await listening;
-      await until(() => reconnections.length > before, 5000, 'reconnected() to settle');
+      await until(() => reconnections.length > before, 15_000, 'reconnected() to settle');
       expect(reconnections.at(-1)).toBe(false);
       expect(await expired).toEqual({ action: 'login' });
       expect(await gone).toBe(4401);

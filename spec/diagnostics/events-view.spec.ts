@@ -5,7 +5,7 @@ import { jest } from '@jest/globals';
 import { PlatformClient } from '../../lib/index.js';
 import type { CallEvent, CircuitEvent, ProbeEvent, TokenEvent } from '../../lib/index.js';
 import { CHANNELS } from '../../lib/diagnostics/channels.js';
-import { INVALID_TOKEN_RUN_LENGTH } from '../../lib/client/token-run-guard.js';
+import { INVALID_TOKEN_RUN_LENGTH } from '../../lib/platform-call/token-run-guard.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { DEMO, recordingLogger, configFor, rejectionOf, startTestEmulator } from '../support/client-harness.js';
 

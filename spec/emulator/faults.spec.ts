@@ -21,6 +21,26 @@ describe('fault injection', () => {
     expect(fx.emulator.requests({ endpoint: 'E2' })[0]).toMatchObject({ fault: 'latency', status: 200, code: 0 });
   });
 
+  it('hold: answers normally only once released, and a caller gone meanwhile is not answered', async () => {
+    fx.emulator.clearRequests();
+    fx.emulator.injectFault({ endpoint: 'E2', type: 'hold', count: 2 });
+    let settled = false;
+    const held = e2().finally(() => void (settled = true));
+    const controller = new AbortController();
+    const gone = fetch(`${fx.url}/member/v3.0/${DEMO.gameId}/token/verify`, { method: 'POST', signal: controller.signal, body: '{}' }).catch(() => 'aborted');
+    while (fx.emulator.held() < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Other calls pass by: nothing answers the held one but the release.
+    expect((await e2()).json.code).toBe(0);
+    expect(settled).toBe(false);
+    controller.abort();
+    expect(await gone).toBe('aborted');
+    while (fx.emulator.held() > 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(fx.emulator.releaseHeld()).toBe(1);
+    expect((await held).json.code).toBe(0);
+    expect(fx.emulator.held()).toBe(0);
+    expect(fx.emulator.requests({ endpoint: 'E2' }).filter((e) => e.fault === 'hold').map((e) => e.status)).toEqual(expect.arrayContaining([200, null]));
+  });
+
   it('latency: a caller that hangs up meanwhile gets no answer, and its entry keeps status null', async () => {
     fx.emulator.clearRequests();
     fx.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 60_000 });
@@ -158,9 +178,8 @@ describe('hang and close', () => {
       await expect(fetch(`${emulator.url}/member/v3.0/${DEMO.gameId}/token/verify`, { method: 'POST', signal: AbortSignal.timeout(50) }))
         .rejects.toMatchObject({ name: 'TimeoutError' });
       expect(emulator.requests({ endpoint: 'E2' }).map((e) => [e.fault, e.status])).toEqual([['hang', null], ['hang', null], ['hang', null]]);
-      const started = performance.now();
+      // close() returns though three requests hang: it destroys their sockets (else this test would time out).
       await emulator.close();
-      expect(performance.now() - started).toBeLessThan(1000);
       await expect(aborted).rejects.toThrow();
       await expect(rawOutcome).resolves.toMatch(/^failed:/);
     });
@@ -170,10 +189,9 @@ describe('hang and close', () => {
     await withEmulator({}, async (emulator) => {
       emulator.injectFault({ type: 'latency', latencyMs: 60_000 });
       const pending = rawRequest(`${emulator.url}/auth/v5/server_token`, { method: 'POST', body: '{}' }).then(() => 'answered', () => 'failed');
-      await new Promise((r) => setTimeout(r, 50));
-      const started = performance.now();
+      while (emulator.requests().length === 0) await new Promise((r) => setTimeout(r, 5));
+      // Returns long before the 60 s answer (the test's own timeout is 20 s), and nobody is answered.
       await emulator.close();
-      expect(performance.now() - started).toBeLessThan(1000);
       await expect(pending).resolves.toBe('failed');
     });
   });

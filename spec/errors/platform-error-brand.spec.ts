@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { isPlatformError, PlatformError } from '../../lib/errors/index.js';
-import { problemResponse } from '../../lib/adapters/problem-response.js';
+import { problemResponse } from '../../lib/problem/problem-response.js';
 
 // Another copy of the package in the same process (a plugin with its own
 // node_modules) has its own PlatformError class: instanceof fails across

@@ -1,28 +1,35 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-// The layers of lib/, read from the import statements themselves: the adapters
-// stand side by side on the kit (lib/adapters/) and the core, never on each
-// other; the kit knows no framework; and Express's folder is used by nobody but
-// the public barrel, so a Fastify or Nest app never loads Express code.
+// The layers of lib/, read from the import statements themselves. The folder
+// graph is computed from every relative import and must hold no cycle, so each
+// folder sits above the ones it uses. The adapters stand side by side on the
+// kit (lib/adapters/) and the core, never on each other, and enter another
+// folder only through its face (index.ts); the kit knows no framework; and
+// Express's folder is used by nobody but the public barrel, so a Fastify or
+// Nest app never loads Express code.
 const LIB = path.resolve(import.meta.dirname, '../../lib');
 
 /** One folder per framework or library an application plugs us into. */
 const ADAPTERS = ['middleware', 'strategy', 'nest', 'fastify', 'ws', 'socket-io', 'colyseus'];
 const KIT = 'adapters';
-/** Entry points that gather the public surface and may reach every folder. */
-const BARRELS = new Set(['index.ts']);
+/** Tools and optional integrations beside the package: they may build on anything. */
+const BESIDE = ['cli', 'emulator', 'testkit', 'opentelemetry', 'prometheus', 'redis'];
+/** Files at the top of lib/ that are not in a folder: the public barrel and the shared types. */
+const BARREL = 'index.ts';
+const SHARED_TYPES = 'types.ts';
 
 interface Import {
   file: string;
   specifier: string;
-  /** The lib/ folder a relative import lands in ('' for lib/ itself); undefined for a package. */
-  folder: string | undefined;
+  /** The lib/ file a relative import lands in; undefined for a package. */
+  target: string | undefined;
 }
 
+/** The folder of a lib/ file, or the file itself for one at the top of lib/. */
 function folderOf(relative: string): string {
   const parts = relative.split(path.sep);
-  return parts.length > 1 ? parts[0]! : '';
+  return parts.length > 1 ? parts[0]! : relative;
 }
 
 function importsOf(file: string): Import[] {
@@ -35,7 +42,7 @@ function importsOf(file: string): Import[] {
   return specifiers.map((specifier) => ({
     file,
     specifier,
-    folder: specifier.startsWith('.') ? folderOf(path.relative(LIB, path.resolve(LIB, path.dirname(file), specifier))) : undefined,
+    target: specifier.startsWith('.') ? path.relative(LIB, path.resolve(LIB, path.dirname(file), specifier)).replace(/\.js$/, '.ts') : undefined,
   }));
 }
 
@@ -45,6 +52,61 @@ function packageOf(specifier: string): string {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
 }
 
+/** Folder -> the folders its files import (a folder's own files left out). */
+function folderGraph(all: Import[]): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const i of all) {
+    const from = folderOf(i.file);
+    if (!graph.has(from)) graph.set(from, new Set());
+    if (i.target === undefined) continue;
+    const to = folderOf(i.target);
+    if (to !== from) graph.get(from)!.add(to);
+  }
+  return graph;
+}
+
+/** Every cycle's folders (Tarjan's strongly connected components of more than one folder). */
+function cyclesOf(graph: Map<string, Set<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, next);
+    low.set(node, next);
+    next += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const to of graph.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (onStack.has(to)) {
+        low.set(node, Math.min(low.get(node)!, index.get(to)!));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return cycles;
+}
+
+/** True when `target` is a folder's face (`<folder>/index.ts`) or the shared types at the top of lib/. */
+function isFace(target: string): boolean {
+  const parts = target.split(path.sep);
+  return (parts.length === 2 && parts[1] === 'index.ts') || target === SHARED_TYPES;
+}
+
 const files = readdirSync(LIB, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
 const imports = files.flatMap(importsOf);
 const show = (i: Import): string => `${i.file} -> ${i.specifier}`;
@@ -52,36 +114,59 @@ const show = (i: Import): string => `${i.file} -> ${i.specifier}`;
 describe('the layers of lib/', () => {
   it('reads the imports it checks (the check is not vacuous)', () => {
     expect(files.length).toBeGreaterThan(100);
-    expect(imports.filter((i) => i.folder === KIT).length).toBeGreaterThan(10);
-    expect(imports.filter((i) => folderOf(i.file) === 'nest' && i.folder === undefined).length).toBeGreaterThan(0);
+    expect(imports.filter((i) => i.target !== undefined && folderOf(i.target) === KIT).length).toBeGreaterThan(10);
+    expect(imports.filter((i) => folderOf(i.file) === 'nest' && i.target === undefined).length).toBeGreaterThan(0);
+  });
+
+  it('finds a cycle of folders wherever one is, and a deep import for what it is', () => {
+    const sample = new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])], ['d', new Set(['a'])], ['e', new Set(['f'])], ['f', new Set(['e'])]]);
+    expect(cyclesOf(sample)).toEqual(expect.arrayContaining([['a', 'b', 'c'], ['e', 'f']]));
+    expect(cyclesOf(sample)).toHaveLength(2);
+    expect(cyclesOf(new Map([['a', new Set(['b'])], ['b', new Set()]]))).toEqual([]);
+    expect([isFace(path.join('auth', 'index.ts')), isFace(SHARED_TYPES), isFace(path.join('auth', 'authenticate.ts'))]).toEqual([true, true, false]);
+  });
+
+  it('holds no cycle of folders: every folder sits above the folders it imports', () => {
+    const graph = folderGraph(imports);
+    expect(graph.size).toBeGreaterThan(20);
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+
+  it('lets an adapter or the kit enter another folder only through its face (index.ts)', () => {
+    const deep = imports.filter((i) => {
+      const own = folderOf(i.file);
+      if (!ADAPTERS.includes(own) && own !== KIT) return false;
+      return i.target !== undefined && folderOf(i.target) !== own && !isFace(i.target);
+    });
+    expect(deep.map(show)).toEqual([]);
   });
 
   it('lets nothing outside middleware/ import middleware/ (Express) but the public barrel', () => {
-    const upward = imports.filter((i) => i.folder === 'middleware' && folderOf(i.file) !== 'middleware' && !BARRELS.has(i.file));
+    const upward = imports.filter((i) => i.target !== undefined && folderOf(i.target) === 'middleware' && folderOf(i.file) !== 'middleware' && i.file !== BARREL);
     expect(upward.map(show)).toEqual([]);
   });
 
   it('lets no adapter import another adapter: each stands on the kit and the core alone', () => {
     const across = imports.filter((i) => {
       const own = folderOf(i.file);
-      return ADAPTERS.includes(own) && i.folder !== undefined && i.folder !== own && ADAPTERS.includes(i.folder);
+      const to = i.target === undefined ? undefined : folderOf(i.target);
+      return ADAPTERS.includes(own) && to !== undefined && to !== own && ADAPTERS.includes(to);
     });
     expect(across.map(show)).toEqual([]);
   });
 
   it('keeps the kit free of frameworks and of the adapters above it', () => {
     const kit = imports.filter((i) => folderOf(i.file) === KIT);
-    const packages = kit.filter((i) => i.folder === undefined && !i.specifier.startsWith('node:'));
+    const packages = kit.filter((i) => i.target === undefined && !i.specifier.startsWith('node:'));
     expect(packages.map(show)).toEqual([]);
-    const upward = kit.filter((i) => i.folder !== undefined && ADAPTERS.includes(i.folder));
+    const upward = kit.filter((i) => i.target !== undefined && ADAPTERS.includes(folderOf(i.target)));
     expect(upward.map(show)).toEqual([]);
   });
 
-  it('keeps the core below the kit and the adapters', () => {
-    const above = new Set([...ADAPTERS, KIT, 'realtime']);
-    // The folders that build on the adapters: the public barrels, and tools beside the package.
-    const beside = new Set(['', 'cli', 'emulator', 'testkit', 'opentelemetry', 'prometheus', 'redis', ...above]);
-    const upward = imports.filter((i) => !beside.has(folderOf(i.file)) && i.folder !== undefined && above.has(i.folder));
+  it('keeps the core (real-time sessions and problem rendering included) below the kit and the adapters', () => {
+    const above = new Set([...ADAPTERS, KIT]);
+    const beside = new Set([BARREL, ...BESIDE, ...above]);
+    const upward = imports.filter((i) => !beside.has(folderOf(i.file)) && i.target !== undefined && above.has(folderOf(i.target)));
     expect(upward.map(show)).toEqual([]);
   });
 
@@ -98,7 +183,7 @@ describe('the layers of lib/', () => {
       ['@colyseus/core', ['colyseus']],
     ]);
     const misplaced = imports.filter((i) => {
-      if (i.folder !== undefined) return false;
+      if (i.target !== undefined) return false;
       const homes = frameworks.get(packageOf(i.specifier));
       return homes !== undefined && !homes.includes(folderOf(i.file));
     });

@@ -3,7 +3,7 @@ import type { Authenticator } from '../../lib/auth/authenticate.js';
 import { CHANNELS, type ConnectionMessage } from '../../lib/diagnostics/channels.js';
 import { PlatformError } from '../../lib/errors/index.js';
 import { tokenKey } from '../../lib/hashing/fingerprint.js';
-import { problemResponse } from '../../lib/adapters/problem-response.js';
+import { problemResponse } from '../../lib/problem/problem-response.js';
 import { SessionRegistry, type ConnectionEnding } from '../../lib/realtime/index.js';
 import type { GameUser } from '../../lib/types.js';
 

@@ -16,14 +16,15 @@ export interface Instance {
 
 /**
  * Starts an instance on `url` under `prefix`, with an API token already held
- * (so a busy machine's first E1 call is not what a test measures) and the
- * platform's generous timeouts.
+ * (so a busy machine's first E1 call is not what a test measures), the
+ * harness's patient platform budgets, and a store timeout a busy machine
+ * cannot outlast (a test of a stalled or silent store passes its own short one).
  */
-export async function startInstance(emulator: Emulator, url: string, prefix: string, storeTimeoutMs = 100): Promise<Instance> {
+export async function startInstance(emulator: Emulator, url: string, prefix: string, storeTimeoutMs = 5000): Promise<Instance> {
   const fleet = createRedisFleet({ url, prefix, maxReconnectDelayMs: 200, logger: recordingLogger() });
   await fleet.ready();
   const client = new PlatformClient({
-    ...configFor(emulator, { cache: { ttlMs: 30_000 }, timeoutMs: 3000, totalTimeoutMs: 6000, logger: recordingLogger() }),
+    ...configFor(emulator, { cache: { ttlMs: 30_000 }, logger: recordingLogger() }),
     store: fleet.store, revocations: fleet.revocations, storeTimeoutMs,
   });
   await client.ready();

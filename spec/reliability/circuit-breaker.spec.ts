@@ -1,8 +1,8 @@
 import { jest } from '@jest/globals';
 import { configWith, resolvePlatformConfig } from '../../lib/config/index.js';
 import type { PlatformConfig } from '../../lib/config/index.js';
-import { CircuitBreaker, isCircuitOpenError } from '../../lib/http/index.js';
-import type { CircuitEvent } from '../../lib/http/index.js';
+import { CircuitBreaker, isCircuitOpenError } from '../../lib/platform-call/index.js';
+import type { CircuitEvent } from '../../lib/platform-call/index.js';
 import { isPlatformError } from '../../lib/errors/index.js';
 import { manualClock } from './support/reliability-app.js';
 

@@ -1,5 +1,4 @@
 import { DEMO } from '../support/app-harness.js';
-import { timed } from './support/fault-expect.js';
 import { jsonOf } from '../support/raw-http.js';
 import type { RawReply } from '../support/raw-http.js';
 import { startReliabilityApp } from './support/reliability-app.js';
@@ -34,12 +33,11 @@ describe('a burst of 1,000 concurrent requests', () => {
     const tokens = Array.from({ length: N }, () => app.token(DEMO.player));
     // E1 answers slowly, so every request arrives while it is in flight.
     app.emulator.injectFault({ endpoint: 'E1', type: 'latency', latencyMs: 600, count: 1 });
-    const { value: replies, ms } = await timed(() => Promise.all(tokens.map((token) => app.bearer(token))));
+    const replies = await Promise.all(tokens.map((token) => app.bearer(token)));
     expect({ ...tally(replies), failures: app.events.calls.filter((e) => e.outcome !== 'success').slice(0, 3) }).toEqual({ '200': N, failures: [] });
     expect(replies.every((res) => jsonOf(res)?.member_no === PLAYER.member_no)).toBe(true);
     expect([app.count('E1'), app.count('E2')]).toEqual([1, N]);
     expect(app.events.tokens.filter((e) => e.type === 'issued')).toHaveLength(1);
-    expect(ms).toBeLessThan(30_000);
   }, 60_000);
 
   it('1,000 concurrent requests with one user token make one E2 call', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { isLosslessNumber, parse as losslessParse } from 'lossless-json';
 import { isPlatformError, PlatformClient } from '../../lib/index.js';
 import { errorForPlatformCode } from '../../lib/errors/index.js';
-import { BadBody, parsePlatformBody } from '../../lib/http/index.js';
+import { BadBody, parsePlatformBody } from '../../lib/platform-call/index.js';
 import { DEMO } from '../support/client-harness.js';
 import { sendJsonText, startRawServer } from '../support/client-raw-server.js';
 import type { RawServer } from '../support/client-raw-server.js';

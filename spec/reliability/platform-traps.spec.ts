@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { CONFIGURATION_BACKOFF_MS } from '../../lib/provider/index.js';
-import { KEEP_ALIVE_IDLE_MS } from '../../lib/http/index.js';
+import { CONFIGURATION_BACKOFF_MS } from '../../lib/platform-call/index.js';
+import { KEEP_ALIVE_IDLE_MS } from '../../lib/platform-call/index.js';
 import { INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS } from '../../lib/client/index.js';
 import { DEMO } from '../support/app-harness.js';
 import { expectContactSupport, expectRetryLater } from './support/fault-expect.js';

@@ -1,5 +1,5 @@
 import { PlatformClient } from '../../lib/index.js';
-import { CONFIGURATION_BACKOFF_MS } from '../../lib/provider/index.js';
+import { CONFIGURATION_BACKOFF_MS } from '../../lib/platform-call/index.js';
 import type { CircuitEvent } from '../../lib/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { DEMO, configFor, rejectionOf, startTestEmulator } from '../support/client-harness.js';

@@ -51,12 +51,12 @@ describe('Socket.IO: a peer that stops reading while it floods acknowledged ping
       mostQueued = Math.max(mostQueued, conn.writeBuffer.length);
       if (answer?.status !== 200) break;
     }
-    await until(() => closeReason !== undefined, 10_000, 'the server to close the flooding connection');
+    await until(() => closeReason !== undefined, 15_000, 'the server to close the flooding connection');
     expect(closeReason).toBe('forced close');
     expect(conn.readyState).toBe('closed');
     expect(sent).toBeLessThan(FLOOD_BYTES / 10);
     // Each queued answer counts at least 64 bytes against the bound.
     expect(mostQueued).toBeLessThanOrEqual(DEFAULT_MAX_QUEUED_BYTES / 64);
-    await until(() => rt.registry.size === 0, 5000, 'the session to end');
+    await until(() => rt.registry.size === 0, 15_000, 'the session to end');
   });
 });

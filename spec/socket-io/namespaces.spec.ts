@@ -65,13 +65,13 @@ describe('Socket.IO namespaces', () => {
     });
     for (let i = 0; i < 2000; i++) manager.engine.write(frames[i % 2]!);
     await until(() => fixture.rt.registry.size === 2, 15_000, 'both sessions');
-    await until(() => refusals.length === 1998, 5000, 'the refusals');
+    await until(() => refusals.length === 1998, 15_000, 'the refusals');
     expect(fixture.emulator.requests({ endpoint: 'E2' }).length).toBeLessThanOrEqual(2);
     expect(fixture.rt.io.of('/').sockets.size).toBeLessThanOrEqual(1);
     expect(fixture.rt.io.of('/match').sockets.size).toBeLessThanOrEqual(1);
     expect(fixture.rt.registry.size).toBe(2);
     expect(JSON.parse(refusals[0]!.slice(1))).toMatchObject({ message: 'login', data: { status: 400, action: 'login' } });
     manager.engine.close();
-    await until(() => fixture.rt.registry.size === 0, 5000, 'the sessions to end');
+    await until(() => fixture.rt.registry.size === 0, 15_000, 'the sessions to end');
   });
 });

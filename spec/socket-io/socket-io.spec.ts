@@ -160,14 +160,14 @@ describe('Socket.IO adapter', () => {
     let closing: RealtimeServer;
     beforeEach(async () => {
       emulator.clearRequests();
-      closing = await startRealtimeServer(emulator, { config: { timeoutMs: 5000, totalTimeoutMs: 10_000 } });
+      closing = await startRealtimeServer(emulator);
     });
     afterEach(() => closing.close());
 
     it('refuses a handshake whose authentication is in flight with connect_error retry_later (503)', async () => {
-      emulator.injectFault({ type: 'latency', latencyMs: 1000, endpoint: 'E2', count: 1 });
+      emulator.injectFault({ type: 'hold', endpoint: 'E2', count: 1 }); // unanswered until the shutdown is done
       const refused = refusedIo(closing.url, { token: emulator.login(DEMO.admin).access_token });
-      await until(() => emulator.requests({ endpoint: 'E2' }).some((r) => r.status === null), 5000, 'an E2 call in flight');
+      await until(() => emulator.requests({ endpoint: 'E2' }).some((r) => r.status === null), 15_000, 'an E2 call in flight');
       closing.registry.closeAll('shutdown');
       const err = await refused;
       expect(err.message).toBe('retry_later');

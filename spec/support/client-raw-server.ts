@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PlatformConfig } from '../../lib/config/index.js';
-import { PlatformHttp } from '../../lib/http/index.js';
+import { PlatformHttp } from '../../lib/platform-call/index.js';
 
 export interface RawRequest {
   method: string;

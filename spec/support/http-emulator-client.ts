@@ -7,9 +7,10 @@ import { useEmulator } from './emulator-fixture.js';
 import { buildApp, loadPassport, recordingLogger, type AppOptions, type GuardMode } from './http-apps.js';
 
 /**
- * Real PlatformClients on an emulator, with budgets small enough for tests
- * (300 ms per attempt, 1.5 s in all, one retry; `defaults` override them for
- * every client of the kit). Close them with `closeAll()`.
+ * Real PlatformClients on an emulator, with budgets a busy machine cannot
+ * outlast (10 s per attempt, 30 s in all, one retry; `defaults` override them
+ * for every client of the kit, a test of a timeout sets its own short ones).
+ * Close them with `closeAll()`.
  */
 export function emulatorClients(emulator: () => Emulator, defaults: Partial<PlatformConfig> = {}) {
   const clients: PlatformClient[] = [];
@@ -17,7 +18,7 @@ export function emulatorClients(emulator: () => Emulator, defaults: Partial<Plat
     create(overrides: Partial<PlatformConfig> = {}): PlatformClient {
       const client = new PlatformClient({
         baseUrl: emulator().url, clientId: 'demo-client', clientSecret: 'demo-secret', gameId: 'demo-game',
-        timeoutMs: 300, totalTimeoutMs: 1500, retries: 1, retryBaseDelayMs: 5, retryMaxDelayMs: 20, logger: recordingLogger(),
+        timeoutMs: 10_000, totalTimeoutMs: 30_000, retries: 1, retryBaseDelayMs: 5, retryMaxDelayMs: 20, logger: recordingLogger(),
         ...defaults,
         ...overrides,
       });
@@ -30,14 +31,10 @@ export function emulatorClients(emulator: () => Emulator, defaults: Partial<Plat
   };
 }
 
-/**
- * An emulator for the whole file and its clients, closed after it; generous
- * per-attempt time on a loaded machine (the faults the adapter specs inject
- * answer at once).
- */
+/** An emulator for the whole file and its clients, closed after it. */
 export function useAdapterEmulator(): { fixture: ReturnType<typeof useEmulator>; clients: ReturnType<typeof emulatorClients> } {
   const fixture = useEmulator();
-  const clients = emulatorClients(() => fixture.emulator, { timeoutMs: 3000, totalTimeoutMs: 6000 });
+  const clients = emulatorClients(() => fixture.emulator);
   afterAll(() => clients.closeAll());
   return { fixture, clients };
 }

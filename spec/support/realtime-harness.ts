@@ -32,7 +32,7 @@ export async function startRealtimeServer(
   emulator: Emulator,
   options: Partial<SessionRegistryOptions> & { config?: Partial<PlatformConfig>; firstMessageTimeoutMs?: number } = {},
 ): Promise<RealtimeServer> {
-  const client = new PlatformClient(configFor(emulator, { timeoutMs: 300, totalTimeoutMs: 600, ...options.config }));
+  const client = new PlatformClient(configFor(emulator, options.config));
   const authenticate = createAuthenticator(client, { tokenFrom: { cookie: COOKIE } });
   const registry = new SessionRegistry({ authenticate, events: client, now: () => emulator.now(), reverifyIntervalMs: 0, ...options });
   const server = createServer((_req, res) => res.writeHead(404).end());
@@ -166,7 +166,7 @@ export function useSlowPlatformRealtime(): { readonly emulator: Emulator; readon
   let rt: RealtimeServer | undefined;
   beforeAll(async () => {
     emulator = await startTestEmulator();
-    rt = await startRealtimeServer(emulator, { config: { timeoutMs: 5000, totalTimeoutMs: 10_000 } });
+    rt = await startRealtimeServer(emulator);
   });
   afterAll(async () => {
     await rt?.close();
@@ -179,6 +179,6 @@ export function useSlowPlatformRealtime(): { readonly emulator: Emulator; readon
   return {
     get emulator() { return emulator!; },
     get rt() { return rt!; },
-    e2InFlight: () => until(() => emulator!.requests({ endpoint: 'E2' }).some((r) => r.status === null), 5000, 'an E2 call in flight'),
+    e2InFlight: () => until(() => emulator!.requests({ endpoint: 'E2' }).some((r) => r.status === null), 15_000, 'an E2 call in flight'),
   };
 }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { createAuthenticator } from '../../lib/auth/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
@@ -27,7 +26,7 @@ interface WsServer {
 }
 
 async function startWs(emulator: Emulator, options: Partial<WebSocketAuthOptions> = {}, config: Partial<PlatformConfig> = {}): Promise<WsServer> {
-  const client = new PlatformClient(configFor(emulator, { timeoutMs: 5000, totalTimeoutMs: 10_000, ...config }));
+  const client = new PlatformClient(configFor(emulator, config));
   const authenticate = createAuthenticator(client);
   const registry = new SessionRegistry({ authenticate, events: client, reverifyIntervalMs: 0 });
   const server: Server = createServer((_req, res) => res.writeHead(404).end());
@@ -102,15 +101,15 @@ describe('ws adapter bounds', () => {
         for (let i = 0; i < 500; i += 1) probe.ws.send(ping);
         sent += 500 * ping.length;
         await new Promise((resolve) => setImmediate(resolve));
-        await until(() => probe.ws.bufferedAmount < 1_000_000 || closing(), 5000, 'the server to read our pings');
+        await until(() => probe.ws.bufferedAmount < 1_000_000 || closing(), 15_000, 'the server to read our pings');
       }
-      await until(closing, 10_000, 'the flooder closed by the server');
+      await until(closing, 15_000, 'the flooder closed by the server');
       expect(sent).toBeLessThan(15_000_000);
       // The bound plus what one ping made us write at most (its pong and the state push).
       expect(peak).toBeLessThanOrEqual(BOUND + STATE.length + 64);
       try {
         probe.ws.terminate();
-        await until(() => server.registry.size === 0, 5000, 'the flooder forgotten');
+        await until(() => server.registry.size === 0, 15_000, 'the flooder forgotten');
       } finally {
         diagnosticsChannel.unsubscribe(CHANNELS.connection, onEnd);
       }
@@ -122,7 +121,7 @@ describe('ws adapter bounds', () => {
       ws = await startWs(emulator, { maxBufferedBytes: BOUND });
       const probe = await openWs(ws.url, bearer(emulator.login(DEMO.admin).access_token));
       for (let i = 0; i < 5000; i += 1) probe.ws.send(JSON.stringify({ type: 'ping' }));
-      await until(() => probe.messages.filter((m) => m.type === 'pong').length === 5000, 10_000, '5,000 pongs');
+      await until(() => probe.messages.filter((m) => m.type === 'pong').length === 5000, 15_000, '5,000 pongs');
       expect(probe.ws.readyState).toBe(WebSocket.OPEN);
       probe.ws.close();
       await probe.closed;
@@ -141,7 +140,7 @@ describe('ws adapter bounds', () => {
       const { code } = await silent.closed;
       // Terminated, not closed: it would not read a close frame either.
       expect(code).toBe(1006);
-      await until(() => pings >= 3, 10_000, 'three heartbeats on the live connection');
+      await until(() => pings >= 3, 15_000, 'three heartbeats on the live connection');
       expect(alive.ws.readyState).toBe(WebSocket.OPEN);
       expect(ws.registry.size).toBe(1);
       alive.ws.close();
@@ -154,7 +153,7 @@ describe('ws adapter bounds', () => {
       await opened(silent.ws);
       expect((await silent.closed).code).toBe(1006);
       const server = ws;
-      await until(() => server.adapter.pending === 0, 5000, 'the wait given up');
+      await until(() => server.adapter.pending === 0, 15_000, 'the wait given up');
     });
 
     it('refuses a bad heartbeatIntervalMs', async () => {
@@ -188,14 +187,12 @@ describe('ws adapter bounds', () => {
         sockets.push(socket);
       }
       const server = ws;
-      await until(() => server.adapter.pending === UPGRADES, 5000, 'every upgrade being verified');
+      await until(() => server.adapter.pending === UPGRADES, 15_000, 'every upgrade being verified');
       await new Promise((resolve) => setTimeout(resolve, 300));
       // Each client goes (a FIN: the server's side stays half open).
       for (const socket of sockets) socket.end();
-      await until(() => server.adapter.pending === 0, 5000, 'every abandoned upgrade given up');
-      const started = performance.now();
+      await until(() => server.adapter.pending === 0, 15_000, 'every abandoned upgrade given up');
       const player = await openWs(server.url, bearer(emulator.login(DEMO.admin).access_token));
-      expect(performance.now() - started).toBeLessThan(5000);
       expect(emulator.requests({ endpoint: 'E2' }).length).toBeLessThanOrEqual(UPGRADES * 0.4);
       player.ws.close();
       await player.closed;
@@ -208,7 +205,8 @@ describe('ws adapter bounds', () => {
       ws = await startWs(emulator);
       const probe = probeWs(new WebSocket(ws.url));
       await opened(probe.ws);
-      emulator.injectFault({ type: 'latency', latencyMs: 500, endpoint: 'E2', count: 1 });
+      // The platform holds its answer until the messages have all arrived.
+      emulator.injectFault({ type: 'hold', endpoint: 'E2', count: 1 });
       probe.ws.send(JSON.stringify({ type: 'auth', token: emulator.login(DEMO.admin).access_token }));
       // Three messages of 6,000 bytes: the third passes the default 16,384.
       const filler = JSON.stringify({ type: 'note', text: 'x'.repeat(6000 - 27) });
@@ -216,6 +214,7 @@ describe('ws adapter bounds', () => {
       expect(await probe.closed).toEqual({ code: 1008, reason: 'too_many_bytes' });
       expect(probe.messages).toEqual([]);
       expect(ws.adapter.pending).toBe(0);
+      emulator.releaseHeld();
     });
 
     it('cuts a peer closed for the bound off without waiting for its close frame', async () => {
@@ -229,11 +228,12 @@ describe('ws adapter bounds', () => {
       for (let i = 0; i < 16; i += 1) flooder.send(filler);
       // The flooder reads nothing more: it never sees our close frame, so it never answers it.
       flooder.pause();
-      await until(() => ws!.adapter.pending === 0, 5000, 'the close for the bound');
-      const closedAt = performance.now();
-      await until(async () => (await ws!.connections()) === 0, 5000, 'the connection cut');
-      // A well-behaved close waits 5 s for the peer's close frame; a peer closed for a bound gets 250 ms.
-      expect(performance.now() - closedAt).toBeLessThan(2500);
+      await until(() => ws!.adapter.pending === 0, 15_000, 'the close for the bound');
+      // A well-behaved close waits 5 s for the peer's close frame; a peer closed for a bound gets
+      // 250 ms. Raced against a 5 s timer started now, so a slow machine slows both alike.
+      const politeClose = new Promise((resolve) => void setTimeout(resolve, 5000, 'the polite close timeout').unref()).then(String);
+      const cut = until(async () => (await ws!.connections()) === 0, 15_000, 'the connection cut').then(() => 'cut');
+      expect(await Promise.race([cut, politeClose])).toBe('cut');
       flooder.terminate();
     });
 
@@ -244,7 +244,7 @@ describe('ws adapter bounds', () => {
       emulator.injectFault({ type: 'latency', latencyMs: 200, endpoint: 'E2', count: 1 });
       probe.ws.send(JSON.stringify({ type: 'auth', token: emulator.login(DEMO.admin).access_token }));
       for (let i = 0; i < 10; i += 1) probe.ws.send(JSON.stringify({ type: 'ping' }));
-      await until(() => probe.messages.filter((m) => m.type === 'pong').length === 10, 5000, 'ten pongs');
+      await until(() => probe.messages.filter((m) => m.type === 'pong').length === 10, 15_000, 'ten pongs');
       probe.ws.close();
       await probe.closed;
     });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { EndpointName } from '../../../lib/emulator/index.js';
 import type { CallEvent, Clock, TokenEvent } from '../../../lib/index.js';
-import type { CircuitEvent } from '../../../lib/http/index.js';
+import type { CircuitEvent } from '../../../lib/platform-call/index.js';
 import type { ProbeEvent } from '../../../lib/client/index.js';
 import { recordingLogger, startAppHarness } from '../../support/app-harness.js';
 import type { AppHarness, AppHarnessOptions } from '../../support/app-harness.js';
@@ -21,8 +21,17 @@ export function manualClock(): ManualClock {
   return { now: () => now, advance: (ms) => void (now += ms) };
 }
 
-/** Short budgets for fault tests: 200 ms per attempt, 600 ms in all, 2 retries. */
-export const FAST_BUDGET = { timeoutMs: 200, totalTimeoutMs: 600, retries: 2, retryBaseDelayMs: 10, retryMaxDelayMs: 50 } as const;
+/**
+ * The app's budgets unless a test sets its own: time a busy machine cannot outlast (an answer
+ * the emulator gives at once never times out), 2 retries, short back-offs.
+ */
+export const PATIENT_BUDGET = { timeoutMs: 10_000, totalTimeoutMs: 30_000, retries: 2, retryBaseDelayMs: 10, retryMaxDelayMs: 50 } as const;
+
+/**
+ * Short budgets, only for a test whose case is a timeout (a hang, an answer later than the
+ * attempt's time): 400 ms per attempt, 1.5 s in all, 2 retries.
+ */
+export const TIMEOUT_BUDGET = { ...PATIENT_BUDGET, timeoutMs: 400, totalTimeoutMs: 1500 } as const;
 
 /** The example app on a loopback port, its emulator, a movable clock, and every event. */
 export interface ReliabilityApp extends AppHarness {
@@ -60,7 +69,7 @@ export function captureHandledErrors(app: Express, into: unknown[]): void {
 export async function startReliabilityApp(options: AppHarnessOptions = {}): Promise<ReliabilityApp> {
   const clock = manualClock();
   const clientLog = recordingLogger();
-  const h = await startAppHarness({ ...options, client: { clock, ...FAST_BUDGET, logger: clientLog, ...options.client } });
+  const h = await startAppHarness({ ...options, client: { clock, ...PATIENT_BUDGET, logger: clientLog, ...options.client } });
   const events: ReliabilityApp['events'] = { calls: [], circuits: [], probes: [], tokens: [] };
   h.client.on('call', (e) => events.calls.push(e));
   h.client.on('circuit', (e) => events.circuits.push(e));

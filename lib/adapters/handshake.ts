@@ -1,0 +1,50 @@
+import type { IncomingMessage } from 'node:http';
+import { findBearerToken, type AuthRequest } from '../auth/index.js';
+import { invalidRequest, PlatformError } from '../errors/index.js';
+
+/** Where a connection's token was found. */
+export interface HandshakeToken {
+  token: string;
+  source: 'header' | 'cookie';
+  /** The registry's `now()` when its verification began (set by the adapter; see `ConnectionInit.since`). */
+  since?: number | undefined;
+}
+
+/**
+ * The upgrade (or Socket.IO handshake) request as the core reads it. The
+ * method is not a safe one, so a token from the cookie must pass the core's
+ * cross-site check (a page of another site cannot open a socket with the
+ * player's cookie).
+ */
+export function handshakeView(req: IncomingMessage): AuthRequest {
+  return {
+    method: 'WEBSOCKET',
+    url: req.url,
+    headers: req.headers,
+    rawHeaders: req.rawHeaders,
+    get headersDistinct() {
+      return req.headersDistinct;
+    },
+  };
+}
+
+/**
+ * The handshake's token: `Authorization: Bearer`, else the web token cookie
+ * (when `cookie` names it), or the Socket.IO `auth.token` given as
+ * `explicit`. A token in the URL is refused (400), a token in two places too.
+ * Throws `missingCredentials()` when there is none.
+ */
+export function handshakeToken(view: AuthRequest, cookie: string | undefined, explicit?: unknown): HandshakeToken {
+  let found: HandshakeToken | undefined;
+  try {
+    const { token, source } = findBearerToken(view, cookie === undefined ? {} : { cookie });
+    found = { token, source: source === 'cookie' ? 'cookie' : 'header' };
+  } catch (err) {
+    if (!(err instanceof PlatformError && err.kind === 'missing_credentials') || explicit === undefined) throw err;
+  }
+  if (explicit === undefined) return found!;
+  if (typeof explicit !== 'string') throw invalidRequest('auth.token must be a string');
+  if (found?.source === 'header') throw invalidRequest('token sent in more than one place');
+  // An explicit token wins over the ambient cookie.
+  return { token: explicit, source: 'header' };
+}

@@ -1,0 +1,2 @@
+export { LogThrottle } from './log-throttle.js';
+export { silentLogger } from './silent-logger.js';

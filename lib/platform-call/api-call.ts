@@ -1,0 +1,154 @@
+import { performance } from 'node:perf_hooks';
+import type { ResolvedPlatformConfig } from '../config/index.js';
+import { fingerprint, tokenKey } from '../hashing/fingerprint.js';
+import { errorForPlatformCode, errorForRefusalOnOurSide, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode } from '../errors/index.js';
+import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
+import { isAbortedError } from '../signal/index.js';
+import { boundedContext, type CallContext, type CallStats, type PlatformHttp, type PlatformReply, type PlatformRequest } from './platform-http.js';
+import type { ApiTokenProvider } from './api-token-provider.js';
+import type { TokenTrace } from './provider-types.js';
+import type { TokenRunGuard } from './token-run-guard.js';
+import type { CallMessage } from '../diagnostics/channels.js';
+import type { Teller } from '../diagnostics/channel-view.js';
+
+export type { CallContext } from './platform-http.js';
+
+type Parse<T> = (reply: PlatformReply, endpoint: PlatformEndpoint) => T;
+type Build = (apiToken: string) => PlatformRequest;
+
+/** One operation's progress, for its `call` message: the HTTP layer counts its attempts, the provider names its API token. */
+interface Progress extends CallStats, TokenTrace {
+  readonly started: number;
+}
+
+/**
+ * One platform operation within one budget (`totalTimeoutMs`, API-token
+ * issuance included, or the context's deadline): the body's code decides;
+ * the API-token provider runs it with its token (refusal, one reissue, one
+ * retry). Whether a 40000 blames our own API token is decided here, by the
+ * guard, before the provider reads the answer. Each operation ends in one
+ * `call` message (the client's `'call'` event and channel) and at most one
+ * log line, through the provider's one throttle.
+ */
+export class ApiCall {
+  /** The last API token's fingerprint: a SHA-256 per `call` message would be wasted. */
+  #fingerprinted: { token: string; fingerprint: string } | undefined;
+
+  constructor(
+    private readonly config: ResolvedPlatformConfig,
+    private readonly http: PlatformHttp,
+    private readonly provider: ApiTokenProvider,
+    /** The client's: its `call` channel and event. */
+    private readonly events: Teller<'call'>,
+    private readonly guard?: TokenRunGuard,
+  ) {}
+
+  /**
+   * A call authenticated with the API token (E2, E3). `subject` (the user
+   * token, E2 only) lets the guard notice a run of 40000s; it counts the
+   * token's digest, computed only for a 40000.
+   */
+  async run<T>(endpoint: PlatformEndpoint, build: Build, parse: Parse<T>, subject?: string, context: CallContext = {}): Promise<T> {
+    const progress: Progress = { started: performance.now(), attempts: 0 };
+    // The budget is the operation's when it has one; made here only for a call made on its own.
+    const ctx = boundedContext(context, this.config.totalTimeoutMs, progress.started);
+    const guard = subject === undefined ? undefined : this.guard;
+    try {
+      // The common case in this frame: the held token, one answer, no refusal (no provider frame,
+      // no closure, no options object).
+      const first = this.provider.heldToken() ?? await this.provider.getToken(ctx);
+      progress.apiToken = first;
+      const answer = await this.http.request(build(first), progress, ctx);
+      const blamed = guard === undefined ? false : this.#guarded(guard, answer, subject!, first, ctx);
+      const ourSide = blamed instanceof Promise ? await blamed : blamed;
+      let reply = answer;
+      if (ourSide || isApiTokenRejection(answer.code)) reply = await this.#reissued(endpoint, build, first, answer, ourSide, subject, ctx, progress);
+      else this.provider.answered(answer);
+      if (reply.code === PlatformCode.BAD_REQUEST && guard?.suspectsOurSide === true) {
+        throw errorForRefusalOnOurSide(reply.code);
+      }
+      return this.#settle(endpoint, reply, parse, progress);
+    } catch (error) {
+      throw this.#failed(endpoint, error, progress);
+    }
+  }
+
+  /**
+   * The first answer refused our API token (40101/40103, or a 40000 the
+   * guard blames on our side): the provider reissues it and the call runs
+   * once more, the guard reading that answer too.
+   */
+  async #reissued(
+    endpoint: PlatformEndpoint, build: Build, first: string, answer: PlatformReply, blamed: boolean, subject: string | undefined, ctx: CallContext, progress: Progress,
+  ): Promise<PlatformReply> {
+    const guard = subject === undefined ? undefined : this.guard;
+    /** Set by the guard after an answer, before the provider reads it. */
+    let ourSide = blamed;
+    const attempt = async (apiToken: string): Promise<PlatformReply> => {
+      const again = await this.http.request(build(apiToken), progress, ctx);
+      ourSide = guard === undefined ? false : await this.#guarded(guard, again, subject!, apiToken, ctx);
+      return again;
+    };
+    return this.provider.settle(first, answer, attempt, {
+      endpoint, deadline: ctx.deadline, signal: ctx.signal, trace: progress, logger: this.config.logger,
+      refusal: (reply: PlatformReply) => (isApiTokenRejection(reply.code) || ourSide ? reply.code : undefined),
+    });
+  }
+
+  /**
+   * The guard's reading of an E2 answer: a success only resets its run (no
+   * promise); a 40000 may make it probe our own API token. True when the
+   * 40000 is blamed on our side.
+   */
+  #guarded(guard: TokenRunGuard, answer: PlatformReply, subject: string, apiToken: string, ctx: CallContext): boolean | Promise<boolean> {
+    if (answer.code === PlatformCode.SUCCESS) guard.success();
+    else if (answer.code === PlatformCode.BAD_REQUEST) return guard.ourFault(answer.code, tokenKey(subject), apiToken, ctx);
+    return false;
+  }
+
+  /** A call authenticated by the request itself (the web token). */
+  async runWithoutApiToken<T>(endpoint: PlatformEndpoint, request: PlatformRequest, parse: Parse<T>, context: CallContext = {}): Promise<T> {
+    const progress: Progress = { started: performance.now(), attempts: 0 };
+    try {
+      const reply = await this.http.request(request, progress, context);
+      return this.#settle(endpoint, reply, parse, progress);
+    } catch (error) {
+      throw this.#failed(endpoint, error, progress);
+    }
+  }
+
+  #settle<T>(endpoint: PlatformEndpoint, reply: PlatformReply, parse: Parse<T>, progress: Progress): T {
+    if (reply.code !== PlatformCode.SUCCESS) throw errorForPlatformCode(reply.code, endpoint);
+    const result = parse(reply, endpoint);
+    if (this.events.heard('call')) this.events.tell('call', { endpoint, outcome: 'success', code: reply.code, ...this.#measure(progress) } satisfies CallMessage);
+    return result;
+  }
+
+  #failed(endpoint: PlatformEndpoint, error: unknown, progress: Progress): PlatformError {
+    const failure = isPlatformError(error) ? error : errorForTransportFault('network', endpoint);
+    const outcome = failure.status >= 500 ? 'failed' : 'rejected';
+    if (this.events.heard('call')) {
+      this.events.tell('call', { endpoint, outcome, kind: failure.kind, ...(failure.code === undefined ? {} : { code: failure.code }), ...this.#measure(progress) } satisfies CallMessage);
+    }
+    const fields = { endpoint, kind: failure.kind, code: failure.code, attempts: progress.attempts };
+    // A call given up by its caller is nobody's fault: not worth a line.
+    if (outcome === 'rejected' || isAbortedError(failure)) this.config.logger.debug(fields, failure.message);
+    else this.provider.reportFault(failure, fields, this.config.logger);
+    return failure;
+  }
+
+  #fingerprint(token: string): string {
+    if (this.#fingerprinted?.token !== token) this.#fingerprinted = { token, fingerprint: fingerprint(token) };
+    return this.#fingerprinted.fingerprint;
+  }
+
+  #measure(progress: Progress): Pick<CallMessage, 'durationMs' | 'attempts' | 'tokenFingerprint' | 'reissued'> {
+    const { apiToken, reissued } = progress;
+    return {
+      durationMs: performance.now() - progress.started,
+      attempts: progress.attempts,
+      ...(apiToken === undefined ? {} : { tokenFingerprint: this.#fingerprint(apiToken) }),
+      ...(reissued === true ? { reissued: true } : {}),
+    };
+  }
+}

@@ -1,0 +1,409 @@
+import { performance } from 'node:perf_hooks';
+import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js';
+import { resolvePlatformConfig } from '../config/index.js';
+import { errorForTransportFault, isTransientCode } from '../errors/index.js';
+import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
+import { CallLimiter } from './call-limiter.js';
+import { CircuitBreaker } from './circuit-breaker.js';
+import type { CallVerdict, CircuitEvent, CircuitState } from './circuit-breaker.js';
+import { logCircuitChange } from './circuit-log.js';
+import { DeadlineSignal } from '../signal/deadline-signal.js';
+import type { Abortable } from '../signal/deadline-signal.js';
+import { abortedError } from '../signal/aborted.js';
+import { faultFromBadBody, faultFromError } from './fault-boundary.js';
+import { BadBody, parsePlatformBody } from './platform-body.js';
+import type { ParsedBody, PlatformBody } from './platform-body.js';
+import { classifyNoResponse, countsAsPlatformFailure, fullJitterDelay, isRetryableResponse, retryAfterMs } from './retry-policy.js';
+import { Transport, TransportError } from './transport.js';
+import type { Exchange } from './transport.js';
+import { circuitChannel, platformCallChannel } from '../diagnostics/channels.js';
+import { trace } from '../diagnostics/publish.js';
+import type { CircuitMessage, PlatformCallMessage } from '../diagnostics/channels.js';
+import type { Teller } from '../diagnostics/channel-view.js';
+
+/** One call to the platform, as the HTTP layer sends it. */
+export interface PlatformRequest {
+  endpoint: PlatformEndpoint;
+  method: 'GET' | 'POST';
+  /** Relative path, already URL-encoded. */
+  path: string;
+  query?: Record<string, string>;
+  /** Never changed once sent: the transport reuses its merge with its own headers while the same object comes back. */
+  headers: Record<string, string>;
+  body?: Record<string, string>;
+}
+
+/**
+ * Where a call comes from: one budget and one signal, computed once per
+ * operation (a verification, its API-token wait and its E3 completion
+ * included) and carried down to the socket.
+ */
+export interface CallContext {
+  /** `performance.now()` time by which the whole call must end; capped at `totalTimeoutMs` when absent. */
+  deadline?: number;
+  /**
+   * The operation's signal. A `DeadlineSignal` that already carries the
+   * deadline is used as the call's own (no second timer); any other signal
+   * (an `AbortSignal`) is followed. When it aborts because its caller has
+   * gone, a queued call leaves the queue; one in flight keeps its slot until
+   * the platform answers, or until a living caller has waited a second for a
+   * slot.
+   */
+  signal?: Abortable;
+}
+
+/** A context whose deadline is set. */
+export type BoundedContext = CallContext & { deadline: number };
+
+/**
+ * The one place a call's budget is made: the caller's context when it already has a deadline
+ * (a verification's, made once by its single flight), else `totalTimeoutMs` from `now` with the
+ * caller's signal.
+ */
+export function boundedContext(given: CallContext, totalTimeoutMs: number, now: number = performance.now()): BoundedContext {
+  return given.deadline !== undefined ? (given as BoundedContext) : { deadline: now + totalTimeoutMs, signal: given.signal };
+}
+
+/** A parsed platform answer: the body's `code` decides, whatever the HTTP status. */
+export interface PlatformReply extends PlatformBody {
+  readonly status: number;
+}
+
+/** Filled in as the call proceeds, readable even when it throws. */
+export interface CallStats {
+  attempts: number;
+}
+
+/** What the HTTP layer's `load` reports (calls in flight and queued), for health checks. */
+export interface HttpLoad {
+  active: number;
+  queued: number;
+  /** `closed` also when the circuit breaker is turned off. */
+  circuit: CircuitState;
+}
+
+/** How one HTTP attempt ended. */
+type Attempt =
+  | { readonly status: number; readonly body: ParsedBody; readonly retryAfter: unknown }
+  | { readonly status: undefined; readonly error: unknown; readonly code: string | undefined; readonly reused: boolean; readonly timedOut: boolean };
+
+/** One call's retry state. */
+interface Call {
+  readonly endpoint: PlatformEndpoint;
+  /** The call's signal: the operation's own, or one built here following the caller's. */
+  readonly signal: DeadlineSignal;
+  readonly deadline: number;
+  readonly stats: CallStats;
+  retries: number;
+  resetRetried: boolean;
+  /** Holds a slot of the limiter. */
+  admitted: boolean;
+  /** The caller has gone: no further attempt is made for it. */
+  callerGone: boolean;
+  /** The attempt in flight, if any. */
+  exchange: Exchange | undefined;
+}
+
+function pause(ms: number, signal: DeadlineSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+}
+
+/**
+ * How long a living caller waits for a slot before a call whose caller has
+ * gone gives it up. Clients that ask and leave sooner (a flood of abandoned
+ * handshakes) never start a call for a slot freed early, so the platform
+ * works for at most `maxConcurrentCalls` gone callers at a time; a player
+ * behind them waits this long, not a slow platform's whole answer.
+ */
+const RECLAIM_AFTER_MS = 1000;
+
+/**
+ * The HTTP layer: an undici keep-alive pool, bounded sizes, no redirects, no
+ * proxy, lossless JSON; explicit retries inside a total budget, each attempt
+ * (its body included) bounded by `timeoutMs`; a cap on calls in flight and a
+ * circuit breaker. Every failure leaves it as a `PlatformError` holding no
+ * request, header or body. Each state change of the breaker is told once,
+ * on the `circuit` channel (and the owning client's `'circuit'` event).
+ */
+export class PlatformHttp {
+  readonly config: ResolvedPlatformConfig;
+  /** Where each state change of the breaker is told (the client: its `'circuit'` event and channel); none: the channel alone. */
+  events: Teller<'circuit'> | undefined;
+  readonly #transport: Transport;
+  readonly #limiter: CallLimiter;
+  readonly #breaker: CircuitBreaker | undefined;
+  /** Calls under way (queued or in flight), ended with 503 by {@link close}. */
+  readonly #running = new Set<Call>();
+  /** Calls in flight whose caller has gone (left running to keep their connection): given up for a caller that has waited RECLAIM_AFTER_MS. */
+  readonly #abandoned = new Set<Call>();
+  #settled: (() => void) | undefined;
+  #closed = false;
+  /** `host[:port]` of the platform, for the `platform-call` channel. */
+  readonly #host: string;
+
+  constructor(config: PlatformConfig | ResolvedPlatformConfig) {
+    this.config = resolvePlatformConfig(config);
+    const breaker = this.config.circuitBreaker;
+    this.#breaker = breaker === undefined ? undefined : new CircuitBreaker(
+      breaker.failureThreshold, breaker.openMs, this.config.monotonic, (event) => this.#circuitChanged(event),
+    );
+    this.#limiter = new CallLimiter(this.config.maxConcurrentCalls, this.config.maxQueuedCalls);
+    this.#transport = new Transport(this.config.baseUrl, { timeoutMs: this.config.timeoutMs });
+    this.#host = new URL(this.config.baseUrl).host;
+  }
+
+  /** Calls in flight and waiting, and the circuit's state (for health checks). */
+  get load(): HttpLoad {
+    return { active: this.#limiter.active, queued: this.#limiter.queued, circuit: this.#breaker?.stateFor() ?? 'closed' };
+  }
+
+  /** True once {@link close} was called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * One platform call, retries included, within `totalTimeoutMs` (or the
+   * context's earlier deadline). Fails at once with 503 while the circuit is
+   * open or after {@link close}. Resolves with any JSON answer carrying a `code`.
+   */
+  async request(req: PlatformRequest, stats: CallStats = { attempts: 0 }, context: CallContext = {}): Promise<PlatformReply> {
+    if (this.#closed) throw errorForTransportFault('closed', req.endpoint);
+    const given = context.signal;
+    if (given?.aborted === true) {
+      const reason = given instanceof DeadlineSignal ? given.reason : 'caller';
+      throw reason === 'deadline' ? errorForTransportFault('timeout', req.endpoint, `no answer within the ${this.config.totalTimeoutMs} ms budget`) : this.#ended(given as DeadlineSignal, req.endpoint, abortedError(req.endpoint));
+    }
+    const permit = this.#breaker?.admit(req.endpoint);
+    // A call refused by our own limiter, or given up by its caller, says nothing about the platform.
+    let verdict: CallVerdict = 'ignored';
+    const now = performance.now();
+    const { deadline } = boundedContext(context, this.config.totalTimeoutMs, now);
+    // The operation's own signal already runs to its deadline: no second timer for the same budget.
+    const owned = !(given instanceof DeadlineSignal) || context.deadline === undefined;
+    const signal = owned ? new DeadlineSignal(deadline - now, given, 'caller') : given;
+    const call: Call = { endpoint: req.endpoint, signal, deadline, stats, retries: 0, resetRetried: false, admitted: false, callerGone: false, exchange: undefined };
+    // The caller went away: a queued call leaves the queue at once (the limiter watches the signal).
+    // One in flight keeps its slot: the platform is working on it whether we read the answer or
+    // not, so the cap keeps counting it. Its exchange completes (nobody reads the answer, the
+    // keep-alive connection stays in the pool), unless a living caller has waited RECLAIM_AFTER_MS
+    // for a slot (see #reclaimSlot). A deadline or close stops the attempt at once.
+    const onAbort = (): void => {
+      if (signal.reason === 'caller') {
+        call.callerGone = true;
+        if (!call.admitted) return;
+        this.#abandoned.add(call);
+        if (this.#limiter.longestWaitMs >= RECLAIM_AFTER_MS) this.#reclaimSlot();
+        return;
+      }
+      call.exchange?.cancel();
+    };
+    signal.addEventListener('abort', onAbort);
+    this.#running.add(call);
+    try {
+      // A free slot is taken at once (no promise to wait on); only a queued call sets the reclaim timer.
+      if (!this.#limiter.tryAcquire()) {
+        const waiting = setTimeout(() => this.#reclaimSlot(), RECLAIM_AFTER_MS);
+        try {
+          await this.#limiter.acquire(signal, req.endpoint, () => this.#ended(signal, req.endpoint, undefined)
+            ?? errorForTransportFault('timeout', req.endpoint, 'waited too long for a free connection slot'));
+        } finally {
+          clearTimeout(waiting);
+        }
+      }
+      call.admitted = true;
+      const budgetAtSend = deadline - performance.now();
+      try {
+        // The caller left between the grant and this line (the limiter had stopped watching): send nothing.
+        if (call.callerGone) throw abortedError(req.endpoint);
+        // Attempts until an answer decides, the retries are spent, or the budget ends: in this
+        // frame, not an async function of its own per call.
+        let attempt: Attempt;
+        for (;;) {
+          call.stats.attempts += 1;
+          attempt = await (platformCallChannel.hasSubscribers ? this.#traced(req, call) : this.#attempt(req, call));
+          const delay = this.#retryDelay(attempt, call);
+          if (delay === undefined) break;
+          await pause(delay, call.signal);
+          if (call.signal.aborted) break;
+        }
+        const { reply, failure } = this.#outcome(attempt, call);
+        if (reply !== undefined) {
+          // Any code but 50000 is an answer, a 40000 included (only 50000 means the platform itself failed).
+          verdict = isTransientCode(reply.code) ? 'failure' : 'success';
+          return reply;
+        }
+        verdict = failure.verdict;
+        throw failure.error;
+      } catch (error) {
+        if (call.callerGone || signal.reason === 'closed' || this.#closed) verdict = 'ignored';
+        // Cut short by our own deadline (a long queue, a slow E1 before it): not the platform's fault.
+        else if (signal.reason === 'deadline' && budgetAtSend < this.config.timeoutMs) verdict = 'ignored';
+        throw this.#ended(signal, req.endpoint, error);
+      } finally {
+        this.#limiter.release();
+      }
+    } catch (error) {
+      throw this.#ended(signal, req.endpoint, error);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      if (owned) signal.dispose();
+      this.#running.delete(call);
+      this.#abandoned.delete(call);
+      if (this.#running.size === 0) this.#settled?.();
+      if (permit !== undefined) this.#breaker?.record(permit, verdict, req.endpoint);
+    }
+  }
+
+  /** A living caller has waited RECLAIM_AFTER_MS for a slot: stop a call whose caller has gone, and the slot passes to the queue. */
+  #reclaimSlot(): void {
+    for (const abandoned of this.#abandoned) {
+      this.#abandoned.delete(abandoned);
+      abandoned.exchange?.cancel();
+      return;
+    }
+  }
+
+  /**
+   * Stops the layer: new calls fail at once (503, "the platform client is
+   * closed"), calls queued or in flight end with that 503 (no retry on a new
+   * socket), and every socket is destroyed. Resolves once no call is left.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#running.size > 0) {
+      const settled = new Promise<void>((resolve) => {
+        this.#settled = resolve;
+      });
+      for (const call of this.#running) {
+        call.signal.abort('closed');
+        // A call whose caller had gone already holds an aborted signal: stop its exchange directly.
+        call.exchange?.cancel();
+      }
+      await settled;
+    }
+    await this.#transport.close();
+  }
+
+  /** The error a call ends with when its own signal stopped it. */
+  #ended(signal: DeadlineSignal | undefined, endpoint: PlatformEndpoint, error: unknown): unknown {
+    if (signal?.reason === 'closed' || this.#closed) return errorForTransportFault('closed', endpoint);
+    if (signal?.reason === 'caller') return abortedError(endpoint);
+    return error;
+  }
+
+  #circuitChanged(event: CircuitEvent): void {
+    logCircuitChange(this.config, event);
+    const events = this.events;
+    if (!(events === undefined ? circuitChannel.hasSubscribers : events.heard('circuit'))) return;
+    const message: CircuitMessage = { ...event, reason: `${event.endpoint}: ${event.previous} -> ${event.state}` };
+    if (events === undefined) circuitChannel.publish(message);
+    else events.tell('circuit', message);
+  }
+
+  /** One attempt told on the `platform-call` channel (only while it has subscribers). */
+  #traced(req: PlatformRequest, call: Call): Promise<Attempt> {
+    const message: PlatformCallMessage = {
+      endpoint: req.endpoint, method: req.method, host: this.#host, path: req.path, attempt: call.stats.attempts,
+    };
+    const started = performance.now();
+    return trace(platformCallChannel, message, async () => {
+      const attempt = await this.#attempt(req, call);
+      message.durationMs = performance.now() - started;
+      if (attempt.status !== undefined) {
+        message.statusCode = attempt.status;
+        if (attempt.body instanceof BadBody) message.outcome = 'fault';
+        else {
+          message.code = attempt.body.code;
+          message.outcome = attempt.body.code === 0 ? 'ok' : isTransientCode(attempt.body.code) ? 'fault' : 'refused';
+        }
+      } else {
+        message.outcome = attempt.timedOut ? 'timeout' : call.signal.aborted ? (call.signal.reason === 'deadline' ? 'timeout' : 'aborted') : 'fault';
+      }
+      return attempt;
+    });
+  }
+
+  /**
+   * One attempt: its promise resolves with how it ended, never rejects. A
+   * promise chain rather than an async function: one frame fewer per call.
+   */
+  #attempt(req: PlatformRequest, call: Call): Promise<Attempt> {
+    const { signal } = call;
+    if (signal.aborted && signal.reason !== 'caller') {
+      return Promise.resolve({ status: undefined, error: new TransportError('ERR_CANCELED', false), code: 'ERR_CANCELED', reused: false, timedOut: false });
+    }
+    // The attempt's own time (headers and body alike), within the call's.
+    // When the call's deadline comes first, its own timer ends the attempt: no second one.
+    const left = call.deadline - performance.now();
+    const exchange = this.#transport.start(req, Math.min(this.config.timeoutMs, left), this.config.timeoutMs < left);
+    call.exchange = exchange;
+    return exchange.done.then(
+      (res) => {
+        call.exchange = undefined;
+        return { status: res.status, body: parsePlatformBody(res.text), retryAfter: res.retryAfter };
+      },
+      (error: unknown) => {
+        call.exchange = undefined;
+        const fault = error instanceof TransportError ? error : new TransportError(undefined, false);
+        return { status: undefined, error: fault, code: fault.code, reused: fault.reused, timedOut: fault.code === 'ETIMEDOUT' && !signal.aborted };
+      },
+    );
+  }
+
+  /** The wait before the next attempt, or `undefined` for none (what is retried, said explicitly). */
+  #retryDelay(attempt: Attempt, call: Call): number | undefined {
+    if (call.signal.aborted || call.callerGone) return undefined;
+    const { retries, retryBaseDelayMs, retryMaxDelayMs, logger } = this.config;
+    // Node's keep-alive race: a reused keep-alive socket closed by the server under us is
+    // retried once at once, on top of (and even without) ordinary retries.
+    if (attempt.status === undefined && attempt.code === 'ECONNRESET' && attempt.reused && !call.resetRetried) {
+      call.resetRetried = true;
+      logger.debug({ endpoint: call.endpoint, reason: 'ECONNRESET on a reused socket' }, 'retrying platform call');
+      return 0;
+    }
+    if (call.retries >= retries) return undefined;
+    if (attempt.status !== undefined) {
+      // A 5xx or 429 whose JSON code is not 50000 is an answer: its code decides.
+      if (!isRetryableResponse(attempt.status, attempt.body)) return undefined;
+    } else if (!attempt.timedOut) {
+      const kind = classifyNoResponse(attempt.code);
+      if (kind !== 'network' && kind !== 'timeout') return undefined;
+    }
+    const jitter = fullJitterDelay(call.retries + 1, retryBaseDelayMs, retryMaxDelayMs);
+    const retryAfter = attempt.status === undefined ? 0 : retryAfterMs(attempt.retryAfter, retryMaxDelayMs);
+    const delay = Math.max(jitter, retryAfter);
+    if (performance.now() + delay >= call.deadline) return undefined;
+    call.retries += 1;
+    const reason = attempt.status !== undefined ? `HTTP ${attempt.status}` : attempt.timedOut ? 'timeout' : attempt.code ?? 'network';
+    logger.debug({ endpoint: call.endpoint, reason, retry: call.retries, delayMs: delay }, 'retrying platform call');
+    return delay;
+  }
+
+  /** The last attempt, read as the call's result. */
+  #outcome(attempt: Attempt, call: Call):
+    { reply: PlatformReply; failure?: undefined } | { reply?: undefined; failure: { error: PlatformError; verdict: CallVerdict } } {
+    const { endpoint } = call;
+    if (attempt.status === undefined) {
+      const error = attempt.timedOut
+        ? errorForTransportFault('timeout', endpoint, `no answer within the ${this.config.timeoutMs} ms of an attempt`)
+        : faultFromError(attempt.error, endpoint, call.signal.aborted, this.config.totalTimeoutMs);
+      return { failure: { error, verdict: 'failure' } };
+    }
+    const { status, body } = attempt;
+    if (body instanceof BadBody) {
+      // An edge's HTML 4xx (a firewall refusing an attacker's token) is not the platform failing.
+      return { failure: { error: faultFromBadBody(status, body.reason, endpoint), verdict: countsAsPlatformFailure(status) ? 'failure' : 'ignored' } };
+    }
+    return { reply: { status, code: body.code, fields: body.fields } };
+  }
+}

@@ -1,0 +1,2 @@
+export { processMonotonic, monotonicFor } from './monotonic.js';
+export type { MonotonicClock } from './monotonic.js';
