@@ -16,7 +16,9 @@ describe('fault injection', () => {
     fx.emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 250 });
     const started = performance.now();
     const res = await e2();
-    expect(performance.now() - started).toBeGreaterThanOrEqual(240);
+    // A lower bound only: the fault's delay is the least the answer took, however busy the machine.
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(240);
     expect(res.json.code).toBe(0);
     expect(fx.emulator.requests({ endpoint: 'E2' })[0]).toMatchObject({ fault: 'latency', status: 200, code: 0 });
   });

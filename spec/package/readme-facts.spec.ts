@@ -43,7 +43,7 @@ describe('the README\'s facts', () => {
   });
 
   it('the platform\'s HTTP client is the dependency the transport imports, and no document names another', () => {
-    expect(read('lib/http/transport.ts')).toMatch(/^import \{ Client \} from 'undici\/index\.js';$/m);
+    expect(read('lib/platform-call/transport.ts')).toMatch(/^import \{ Client \} from 'undici\/index\.js';$/m);
     expect(pkg.dependencies.undici).toBeDefined();
     const documents = ['README.md', 'CHANGELOG.md', 'CONTRIBUTING.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
     const other = documents.filter((file) => /(platform calls|calls to the platform)( now)? go(es)? through `?(node:http|axios|fetch)/i.test(read(file)));

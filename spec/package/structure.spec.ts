@@ -18,6 +18,8 @@ const BESIDE = ['cli', 'emulator', 'testkit', 'opentelemetry', 'prometheus', 're
 /** Files at the top of lib/ that are not in a folder: the public barrel and the shared types. */
 const BARREL = 'index.ts';
 const SHARED_TYPES = 'types.ts';
+/** The runtime check every entry point imports first: a face of its own, with no imports. */
+const RUNTIME_CHECK = 'runtime-check.ts';
 
 interface Import {
   file: string;
@@ -101,10 +103,10 @@ function cyclesOf(graph: Map<string, Set<string>>): string[][] {
   return cycles;
 }
 
-/** True when `target` is a folder's face (`<folder>/index.ts`) or the shared types at the top of lib/. */
+/** True when `target` is a folder's face (`<folder>/index.ts`), the shared types or the runtime check at the top of lib/. */
 function isFace(target: string): boolean {
   const parts = target.split(path.sep);
-  return (parts.length === 2 && parts[1] === 'index.ts') || target === SHARED_TYPES;
+  return (parts.length === 2 && parts[1] === 'index.ts') || target === SHARED_TYPES || target === RUNTIME_CHECK;
 }
 
 const files = readdirSync(LIB, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));

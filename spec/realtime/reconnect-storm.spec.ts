@@ -88,8 +88,10 @@ describe('a storm of handshakes costs one E2 call per token', () => {
     expect(starts.size).toBe(20);
     for (const at of starts.values()) {
       expect(at.length).toBeGreaterThanOrEqual(3);
-      // Timers never fire early: a lower bound holds however busy the machine is.
-      for (let i = 1; i < at.length; i += 1) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(INTERVAL / 2 - 1);
+      // Timers never fire early, so a lower bound holds however busy the machine is; libuv times
+      // them on its loop clock, cached in whole ms and read before the timer was set, so against
+      // performance.now() one may seem to fire a few ms early.
+      for (let i = 1; i < at.length; i += 1) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(INTERVAL / 2 - 5);
     }
   });
 });
