@@ -1,6 +1,8 @@
 import type { StoreState, VerificationStore } from '../store/index.js';
 import { checkPrefix } from './redis-like.js';
 import type { RedisClientLike } from './redis-like.js';
+import { onReconnect, topologyOf } from './redis-commands.js';
+import type { RedisTopology } from './redis-commands.js';
 
 /** What {@link RedisVerificationStore.get} answers for a key holding something unreadable (frozen, no identifiers). */
 export const UNREADABLE_VALUE: Readonly<{ unreadable: true }> = Object.freeze({ unreadable: true });
@@ -39,8 +41,12 @@ export class RedisVerificationStore implements VerificationStore {
   /** Redis refused our credentials or rights on the latest command: down for us, however healthy the connection. */
   #refused = false;
 
-  constructor(private readonly client: RedisClientLike, options: { prefix: string }) {
+  readonly #topology: RedisTopology;
+
+  /** `client`: one server's, a Cluster's or a Sentinel's (`topology` says which; default: told from the client). */
+  constructor(private readonly client: RedisClientLike, options: { prefix: string; topology?: RedisTopology }) {
     this.prefix = checkPrefix(options?.prefix);
+    this.#topology = options.topology ?? topologyOf(client);
   }
 
   /**
@@ -88,7 +94,7 @@ export class RedisVerificationStore implements VerificationStore {
   }
 
   onReady(listener: () => void): void {
-    this.client.on?.('ready', () => {
+    onReconnect(this.client, this.#topology, () => {
       this.#refused = false;
       listener();
     });

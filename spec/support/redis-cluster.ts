@@ -61,8 +61,8 @@ export interface TestCluster {
   readonly nodes: TestNode[];
   /** The port of the master serving `key`'s slot now. */
   masterOf(key: string): Promise<number>;
-  /** SIGKILLs the master at `port` and resolves once one of its replicas serves its slots (cluster state ok). */
-  killMaster(port: number): Promise<void>;
+  /** SIGKILLs the master at `port`; `promoted` resolves once one of its replicas serves its slots (cluster state ok). */
+  killMaster(port: number): Promise<{ promoted: Promise<void> }>;
   stop(): Promise<void>;
 }
 
@@ -139,11 +139,12 @@ export async function startTestCluster(): Promise<TestCluster> {
       const node = nodes.find((n) => n.port === port)!;
       const slots = (await table()).find((n) => n.port === port)!.slots;
       await stopNodes([node]);
-      await until(async () => {
+      const promoted = until(async () => {
         const now = await table().catch(() => []);
-        const promoted = now.some((n) => n.port !== port && n.master && !n.failed && n.slots.some(([from]) => from === slots[0]![0]));
-        return promoted && healthy();
+        const taken = now.some((n) => n.port !== port && n.master && !n.failed && n.slots.some(([from]) => from === slots[0]![0]));
+        return taken && healthy();
       }, 30_000, 'a replica to take over the killed master\'s slots');
+      return { promoted };
     },
     stop,
   };

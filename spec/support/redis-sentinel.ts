@@ -17,8 +17,8 @@ export interface TestSentinel {
   readonly dataNodes: TestNode[];
   /** The port of the primary the sentinels name now. */
   primaryPort(): Promise<number>;
-  /** `SENTINEL FAILOVER` and resolves once the replica is the primary and the old one follows it. */
-  failover(): Promise<void>;
+  /** `SENTINEL FAILOVER`; `promoted` resolves once the sentinels name the replica and it answers as the primary. */
+  failover(): Promise<{ promoted: Promise<void> }>;
   stop(): Promise<void>;
 }
 
@@ -64,7 +64,7 @@ export async function startTestSentinel(): Promise<TestSentinel> {
       const after = before === primary ? replica! : primary!;
       await until(async () => (await sentinelAsk(['REPLICAS', SENTINEL_MASTER])).includes(String(after)), 20_000, 'the sentinels to know the replica');
       await sentinelAsk(['FAILOVER', SENTINEL_MASTER]);
-      await until(async () => (await primaryPort()) === after && (await role(after)) === 'master' && (await role(before)) === 'slave', 30_000, 'the replica to take over');
+      return { promoted: until(async () => (await primaryPort()) === after && (await role(after)) === 'master', 30_000, 'the replica to take over') };
     },
     stop,
   };
