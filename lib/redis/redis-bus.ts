@@ -25,6 +25,8 @@ export const LOG_SWEEP_MS = 2000;
  * again after failing, in case a primary that lost its role dropped them.
  */
 export const RESEND_WINDOW_MS = 30_000;
+/** A burst of recoveries is answered by one resend, this long after the first. */
+export const RESEND_DELAY_MS = 500;
 /** Most events held for that resending (the oldest go first). */
 export const RESEND_MAX_EVENTS = 1000;
 /** At most one log line per kind of failed bus command in this window. */
@@ -114,6 +116,7 @@ export class RedisRevocationBus implements RevocationBus {
   /** A command failed and none has succeeded since: the next success is a recovery. */
   #failing = false;
   #retry: NodeJS.Timeout | undefined;
+  #resend: NodeJS.Timeout | undefined;
   #sweep: NodeJS.Timeout | undefined;
   #closed = false;
 
@@ -188,6 +191,7 @@ export class RedisRevocationBus implements RevocationBus {
   close(): void {
     this.#closed = true;
     clearTimeout(this.#retry);
+    clearTimeout(this.#resend);
     clearInterval(this.#sweep);
   }
 
@@ -237,13 +241,21 @@ export class RedisRevocationBus implements RevocationBus {
   #recovered(): void {
     if (this.#closed) return;
     for (const listener of this.#readyListeners) listener();
-    const now = processMonotonic.now();
-    const again = this.#recent.filter((sent) => now - sent.at <= RESEND_WINDOW_MS);
-    if (again.length > 0) {
-      this.#stats.resent += again.length;
-      void Promise.allSettled(again.map((sent) => this.#send(sent.text)));
+    // One resend for a burst of recoveries (a failover flaps): what was sent meanwhile is in it too.
+    if (this.#resend === undefined && this.#recent.length > 0) {
+      this.#resend = setTimeout(() => this.#resendRecent(), RESEND_DELAY_MS);
+      this.#resend.unref();
     }
     this.#askCatchUp();
+  }
+
+  #resendRecent(): void {
+    this.#resend = undefined;
+    if (this.#closed) return;
+    const now = processMonotonic.now();
+    const again = this.#recent.filter((sent) => now - sent.at <= RESEND_WINDOW_MS);
+    this.#stats.resent += again.length;
+    void Promise.allSettled(again.map((sent) => this.#send(sent.text)));
   }
 
   #askCatchUp(): void {
