@@ -98,7 +98,7 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
     health: () => revocations.health(),
     async close() {
       revocations.close();
-      for (const c of links.owned) if (c.isOpen) c.destroy();
+      await Promise.all(links.owned.map((c) => (c.isOpen ? c.destroy() : undefined)));
     },
   };
 }

@@ -15,7 +15,7 @@ describeTopology('Redis Sentinel', async () => {
     appClient: () => createSentinel({ name: group.masterName, sentinelRootNodes: group.sentinels }),
     failover: () => group.failover(),
     async stop() {
-      raw.destroy();
+      await raw.destroy();
       await group.stop();
     },
   };

@@ -18,7 +18,7 @@ export interface TopologyUnderTest {
   /** The length of the stream at `key` (0 when absent), read through the topology. */
   streamLength(key: string): Promise<number>;
   /** A node-redis client of this topology, built as an application would (not connected). */
-  appClient(): NonNullable<RedisTarget['client']> & { destroy(): void };
+  appClient(): NonNullable<RedisTarget['client']> & { destroy(): unknown };
   /**
    * Starts a failover of the primary serving `key`; resolves once the old
    * primary is out of service (`begun`, the failover's moment zero), and then
@@ -106,7 +106,7 @@ export function describeTopology(name: string, start: () => Promise<TopologyUnde
         expect(made.fleet.revocations.stats.commandFailures).toBe(0);
       } finally {
         await made.close();
-        own.destroy();
+        await own.destroy();
       }
     }, TEST_MS);
 

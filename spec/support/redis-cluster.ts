@@ -29,7 +29,7 @@ export async function startNodes(ports: readonly number[], argsOf: (port: number
   const failed = started.find((s) => s.status === 'rejected');
   if (failed !== undefined) {
     await stopNodes(nodes);
-    throw (failed as PromiseRejectedResult).reason;
+    throw (failed).reason;
   }
   return nodes;
 }

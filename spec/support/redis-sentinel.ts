@@ -32,12 +32,12 @@ export async function startTestSentinel(): Promise<TestSentinel> {
     await stopNodes(all);
     await dir.remove();
   };
-  const sentinelAsk = (words: string[]): Promise<string> => redisCli(sentinelPorts[0]!, ['SENTINEL', ...words]);
+  const sentinelAsk = (words: string[]): Promise<string> => redisCli(sentinelPorts[0], ['SENTINEL', ...words]);
   const primaryPort = async (): Promise<number> => Number((await sentinelAsk(['GET-MASTER-ADDR-BY-NAME', SENTINEL_MASTER])).trim().split('\n')[1]);
   try {
-    all.push(...await startNodes([primary!], (port) => ['--port', String(port), ...TEST_SERVER_ARGS], dir.path));
-    all.push(...await startNodes([replica!], (port) => ['--port', String(port), ...TEST_SERVER_ARGS, '--replicaof', '127.0.0.1', String(primary)], dir.path));
-    await until(async () => (await redisCli(replica!, ['INFO', 'replication'])).includes('master_link_status:up'), 20_000, 'the replica to sync');
+    all.push(...await startNodes([primary], (port) => ['--port', String(port), ...TEST_SERVER_ARGS], dir.path));
+    all.push(...await startNodes([replica], (port) => ['--port', String(port), ...TEST_SERVER_ARGS, '--replicaof', '127.0.0.1', String(primary)], dir.path));
+    await until(async () => (await redisCli(replica, ['INFO', 'replication'])).includes('master_link_status:up'), 20_000, 'the replica to sync');
     // Sentinels learn the replica from the primary's INFO on their first contact.
     for (const port of sentinelPorts) {
       await writeFile(join(dir.path, `sentinel-${port}.conf`), [
@@ -61,7 +61,7 @@ export async function startTestSentinel(): Promise<TestSentinel> {
     primaryPort,
     async failover() {
       const before = await primaryPort();
-      const after = before === primary ? replica! : primary!;
+      const after = before === primary ? replica : primary;
       await until(async () => (await sentinelAsk(['REPLICAS', SENTINEL_MASTER])).includes(String(after)), 20_000, 'the sentinels to know the replica');
       await sentinelAsk(['FAILOVER', SENTINEL_MASTER]);
       return { promoted: until(async () => (await primaryPort()) === after && (await role(after)) === 'master', 30_000, 'the replica to take over') };
