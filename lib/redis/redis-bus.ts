@@ -10,6 +10,9 @@ import { commandRunner, isUnknownCommand, onReconnect, publishOn, subscribeTo, t
 import type { CommandRunner, RedisTopology } from './redis-commands.js';
 import { appendToLog, idAfter, readLogEntries, serverTimeMs } from './end-log.js';
 import { describeRedisError } from './redis-errors.js';
+import { RESEND_WINDOW_MS, debouncedResend } from './resend-window.js';
+
+export { RESEND_WINDOW_MS } from './resend-window.js';
 
 /** How long session ends stay in the Redis log for instances that missed them: 10 minutes. */
 export const END_LOG_WINDOW_MS = 10 * 60 * 1000;
@@ -19,14 +22,6 @@ export const END_LOG_MAX_ENTRIES = 10_000;
 export const CATCH_UP_RETRY_MS = 250;
 /** The log is read this often as well, so an instance whose subscription is broken without a sign still ends sessions within seconds. */
 export const LOG_SWEEP_MS = 2000;
-/**
- * Events this instance published in this window are sent again (same event id:
- * receivers drop the copies) when its connection comes back or Redis answers
- * again after failing, in case a primary that lost its role dropped them.
- */
-export const RESEND_WINDOW_MS = 30_000;
-/** A burst of recoveries is answered by one resend, this long after the first. */
-export const RESEND_DELAY_MS = 500;
 /** Most events held for that resending (the oldest go first). */
 export const RESEND_MAX_EVENTS = 1000;
 /** At most one log line per kind of failed bus command in this window. */
@@ -116,7 +111,7 @@ export class RedisRevocationBus implements RevocationBus {
   /** A command failed and none has succeeded since: the next success is a recovery. */
   #failing = false;
   #retry: NodeJS.Timeout | undefined;
-  #resend: NodeJS.Timeout | undefined;
+  readonly #resend = debouncedResend(() => this.#resendRecent());
   #sweep: NodeJS.Timeout | undefined;
   #closed = false;
 
@@ -191,7 +186,7 @@ export class RedisRevocationBus implements RevocationBus {
   close(): void {
     this.#closed = true;
     clearTimeout(this.#retry);
-    clearTimeout(this.#resend);
+    this.#resend.cancel();
     clearInterval(this.#sweep);
   }
 
@@ -242,15 +237,11 @@ export class RedisRevocationBus implements RevocationBus {
     if (this.#closed) return;
     for (const listener of this.#readyListeners) listener();
     // One resend for a burst of recoveries (a failover flaps): what was sent meanwhile is in it too.
-    if (this.#resend === undefined && this.#recent.length > 0) {
-      this.#resend = setTimeout(() => this.#resendRecent(), RESEND_DELAY_MS);
-      this.#resend.unref();
-    }
+    if (this.#recent.length > 0) this.#resend.request();
     this.#askCatchUp();
   }
 
   #resendRecent(): void {
-    this.#resend = undefined;
     if (this.#closed) return;
     const now = processMonotonic.now();
     const again = this.#recent.filter((sent) => now - sent.at <= RESEND_WINDOW_MS);
