@@ -31,8 +31,14 @@ export function attachRedisAdapter(io: IoServer, location: RedisLocation): () =>
   const pub = adapterClient(location);
   const sub = pub.duplicate();
   for (const c of [pub, sub]) c.on('error', () => {});
-  io.adapter(location.kind === 'cluster' ? createShardedAdapter(pub, sub) : createAdapter(pub, sub));
-  void Promise.all([pub.connect(), sub.connect()]).catch(() => {});
+  const adapter = (): void => void io.adapter(location.kind === 'cluster' ? createShardedAdapter(pub, sub) : createAdapter(pub, sub));
+  const connected = Promise.all([pub.connect(), sub.connect()]);
+  // One server's client queues the adapter's SUBSCRIBE until it is connected; a Cluster's or a
+  // Sentinel's refuses it: their adapter is attached once connected (broadcasts stay local until then).
+  if (location.kind === 'url') adapter();
+  void connected.then(() => {
+    if (location.kind !== 'url') adapter();
+  }, () => {});
   return async () => {
     await Promise.all([pub, sub].map((c) => (c.isOpen ? c.destroy() : undefined)));
   };

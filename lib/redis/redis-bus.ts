@@ -127,7 +127,10 @@ export class RedisRevocationBus implements RevocationBus {
     this.#sharded = usesShardedPubSub(this.topology);
     this.#logger = options.logger ?? { warn: (fields: object, msg?: string) => console.warn(msg, fields) };
     // node-redis resubscribes before it reports `ready`: the log read after it misses nothing.
-    onReconnect(subscriber, this.topology, () => this.#askCatchUp());
+    onReconnect(subscriber, this.topology, () => {
+      if (this.#subscribed === undefined && this.#listeners.size > 0) this.#subscribe();
+      else this.#askCatchUp();
+    });
     onReconnect(publisher, this.topology, () => this.#recovered());
   }
 
@@ -212,6 +215,9 @@ export class RedisRevocationBus implements RevocationBus {
 
   #subscribe(): void {
     if (this.#subscribed !== undefined || this.#closed) return;
+    // One server's subscriber queues its SUBSCRIBE until it is connected; a Cluster's or a
+    // Sentinel's refuses it: it subscribes when it reports ready (or at the next sweep).
+    if (this.topology !== 'server' && !this.subscriber.isReady) return;
     this.#subscribed = this.#command('SUBSCRIBE', subscribeTo(this.subscriber, this.channel, this.#onMessage, this.#sharded)).then(
       () => this.#begin(),
       (error: unknown) => {

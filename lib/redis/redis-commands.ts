@@ -54,11 +54,13 @@ export function subscribeTo(subscriber: RedisSubscriberLike, channel: string, li
 /**
  * Calls `listener` each time one of the client's connections is established
  * again: `ready` on one server or Sentinel (and a Sentinel's change of
- * master), `node-ready` on a Cluster (any node, the new master included).
+ * master), `node-ready` on a Cluster (any node, the new master included)
+ * and its `connect` (the slot map known).
  */
 export function onReconnect(client: Pick<RedisClientLike, 'on'>, topology: RedisTopology, listener: () => void): void {
   if (topology === 'cluster') {
     client.on?.('node-ready', listener);
+    client.on?.('connect', listener); // the Cluster client itself: ready once the slot map is known
     return;
   }
   client.on?.('ready', listener);
