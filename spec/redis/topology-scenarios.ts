@@ -4,6 +4,7 @@ import type { SessionEndEvent } from '../../lib/index.js';
 import { tokenKey } from '../../lib/hashing/fingerprint.js';
 import { useEmulator } from '../support/emulator-fixture.js';
 import { DEMO, TEST_SEED } from '../support/client-harness.js';
+import { startAppProcess } from '../support/app-process.js';
 import { redisCli } from '../support/redis-cluster.js';
 import { until } from '../support/until.js';
 import { startInstance } from './fleet-instances.js';
@@ -17,6 +18,8 @@ export interface TopologyUnderTest {
   dataPorts(): number[];
   /** The length of the stream at `key` (0 when absent), read through the topology. */
   streamLength(key: string): Promise<number>;
+  /** The example app's variables for this topology. */
+  appEnv: Record<string, string>;
   /** A node-redis client of this topology, built as an application would (not connected). */
   appClient(): NonNullable<RedisTarget['client']> & { destroy(): unknown };
   /**
@@ -107,6 +110,25 @@ export function describeTopology(name: string, start: () => Promise<TopologyUnde
       } finally {
         await made.close();
         await own.destroy();
+      }
+    }, TEST_MS);
+
+    it('the example app on this topology: ready, and its POST /api/logout ends the token on another instance', async () => {
+      const [b, , , prefix] = await three();
+      const app = startAppProcess({
+        PORT: '0', PLATFORM_BASE_URL: fx.emulator.url, PLATFORM_CLIENT_ID: DEMO.clientId, PLATFORM_CLIENT_SECRET: DEMO.clientSecret,
+        PLATFORM_GAME_ID: DEMO.gameId, REDIS_PREFIX: prefix, VERIFY_CACHE_TTL_MS: '30000', REVERIFY_INTERVAL_MS: '0', ...topology.appEnv,
+      });
+      try {
+        const [, url] = await app.waitForOutput(/Ready: (http:\/\/127\.0\.0\.1:\d+)/, BUDGET_MS);
+        await until(async () => ((await (await fetch(`${url}/readyz`)).json()) as { status: string }).status === 'ready', BUDGET_MS, 'the app ready on Redis');
+        const token = login();
+        const auth = { Authorization: `Bearer ${token}` };
+        expect((await fetch(`${url}/api/me`, { headers: auth })).status).toBe(200);
+        expect((await fetch(`${url}/api/logout`, { method: 'POST', headers: auth })).status).toBe(204);
+        await until(() => endedToken(b, token), BUDGET_MS, 'the logout to reach the other instance');
+      } finally {
+        await app.stop();
       }
     }, TEST_MS);
 
