@@ -3,7 +3,7 @@ import { processMonotonic } from '../time/monotonic.js';
 import type { Logger } from '../types.js';
 import { RedisRevocationBus } from './redis-bus.js';
 import { openConnections } from './redis-connections.js';
-import type { RedisTarget } from './redis-connections.js';
+import type { ConnectionHandle, RedisTarget } from './redis-connections.js';
 import type { RedisTopology } from './redis-commands.js';
 import { describeRedisError } from './redis-errors.js';
 import { checkPrefix } from './redis-like.js';
@@ -68,10 +68,8 @@ export interface RedisFleet {
  */
 export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
   const prefix = checkPrefix(options?.prefix);
-  const links = openConnections(options, {
-    connectTimeoutMs: options.connectTimeoutMs ?? 1000,
-    maxReconnectDelayMs: options.maxReconnectDelayMs ?? 2000,
-  });
+  const maxDelay = options.maxReconnectDelayMs ?? 2000;
+  const links = openConnections(options, { connectTimeoutMs: options.connectTimeoutMs ?? 1000, maxReconnectDelayMs: maxDelay });
   const logger = options.logger ?? { warn: (fields: object, msg?: string) => console.warn(msg, fields) };
   const throttle = new LogThrottle(processMonotonic, CONNECTION_ERROR_LOG_WINDOW_MS);
   // Reconnection is automatic; the error is only reported, once a minute per kind.
@@ -83,8 +81,22 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
     c.on('error', onError);
     if (links.topology === 'cluster') c.on('node-error', onError);
   }
+  let closed = false;
+  // One server's client retries its first connection by itself; a Cluster's or a Sentinel's
+  // gives up when no seed answers: tried again here, backing off, until it opens or we close.
+  const connectUntilOpen = async (c: ConnectionHandle): Promise<void> => {
+    for (let attempt = 0; !closed; attempt += 1) {
+      try {
+        await c.connect();
+        return;
+      } catch (error) {
+        onError(error);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** Math.min(attempt, 10), maxDelay)));
+      }
+    }
+  };
   const connecting = [...links.owned, ...(links.borrowed !== undefined && !links.borrowed.isOpen ? [links.borrowed] : [])];
-  const connected = Promise.all(connecting.map((c) => c.connect())).then(() => undefined, () => undefined);
+  const connected = Promise.all(connecting.map(connectUntilOpen)).then(() => undefined);
   const store = new RedisVerificationStore(links.publisher, { prefix, topology: links.topology });
   const revocations = new RedisRevocationBus(links.publisher, links.subscriber, { prefix, topology: links.topology, logger });
   return {
@@ -97,6 +109,7 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
     },
     health: () => revocations.health(),
     async close() {
+      closed = true;
       revocations.close();
       await Promise.all(links.owned.map((c) => (c.isOpen ? c.destroy() : undefined)));
     },

@@ -12,6 +12,8 @@ describeTopology('a Redis Cluster', async () => {
     target: { cluster: cluster.urls },
     dataPorts: () => cluster.nodes.filter((n) => n.child !== undefined).map((n) => n.port),
     streamLength: (key) => raw.xLen(key),
+    seedUrl: cluster.urls[0]!,
+    targetWithSeed: (seed) => ({ cluster: [seed] }),
     appEnv: { REDIS_CLUSTER_URLS: cluster.urls.join(',') },
     appClient: () => createCluster({ rootNodes: cluster.urls.map((url) => ({ url })), defaults: { disableOfflineQueue: true } }),
     failover: async (key) => cluster.killMaster(await cluster.masterOf(key)),

@@ -12,6 +12,8 @@ describeTopology('Redis Sentinel', async () => {
     target: { sentinel: { sentinels: group.sentinels.map((s) => `${s.host}:${s.port}`), masterName: group.masterName } },
     dataPorts: () => group.dataNodes.filter((n) => n.child !== undefined).map((n) => n.port),
     streamLength: (key) => raw.xLen(key),
+    seedUrl: `redis://${group.sentinels[0]!.host}:${group.sentinels[0]!.port}`,
+    targetWithSeed: (seed) => ({ sentinel: { sentinels: [new URL(seed).host], masterName: group.masterName } }),
     appEnv: { REDIS_SENTINELS: group.sentinels.map((s) => `${s.host}:${s.port}`).join(','), REDIS_SENTINEL_MASTER: group.masterName },
     appClient: () => createSentinel({ name: group.masterName, sentinelRootNodes: group.sentinels }),
     failover: () => group.failover(),

@@ -1,11 +1,14 @@
 import { writeFileSync } from 'node:fs';
+import { createClient } from 'redis';
 import type { RedisTarget } from '../../lib/redis/index.js';
 import type { SessionEndEvent } from '../../lib/index.js';
 import { tokenKey } from '../../lib/hashing/fingerprint.js';
 import { useEmulator } from '../support/emulator-fixture.js';
 import { DEMO, TEST_SEED } from '../support/client-harness.js';
+import { createRedisFleet } from '../../lib/redis/index.js';
 import { startAppProcess } from '../support/app-process.js';
-import { redisCli } from '../support/redis-cluster.js';
+import { recordingLogger } from '../support/recording-logger.js';
+import { cuttableLink } from './cuttable-link.js';
 import { until } from '../support/until.js';
 import { startInstance } from './fleet-instances.js';
 import type { Instance } from './fleet-instances.js';
@@ -18,6 +21,9 @@ export interface TopologyUnderTest {
   dataPorts(): number[];
   /** The length of the stream at `key` (0 when absent), read through the topology. */
   streamLength(key: string): Promise<number>;
+  /** One seed (a Cluster node, a sentinel) as `redis://host:port`, and the target naming only `seed` instead. */
+  seedUrl: string;
+  targetWithSeed(seed: string): RedisTarget;
   /** The example app's variables for this topology. */
   appEnv: Record<string, string>;
   /** A node-redis client of this topology, built as an application would (not connected). */
@@ -132,6 +138,24 @@ export function describeTopology(name: string, start: () => Promise<TopologyUnde
       }
     }, TEST_MS);
 
+    it('no seed answers at start-up: the fleet says so once, keeps trying, and is ready once one answers', async () => {
+      const link = await cuttableLink(topology.seedUrl);
+      link.cut();
+      const logger = recordingLogger();
+      const fleet = createRedisFleet({ ...topology.targetWithSeed(link.url), prefix: 'pgp-late:', logger, maxReconnectDelayMs: 100 });
+      try {
+        await until(() => logger.lines.length > 0, BUDGET_MS, 'a log line');
+        expect(fleet.health().state).not.toBe('ready');
+        link.heal();
+        await fleet.ready();
+        await until(() => fleet.health().state === 'ready', BUDGET_MS, 'the fleet ready');
+        expect(logger.lines.length).toBeLessThanOrEqual(2); // one line per kind of error a minute, not one per attempt
+      } finally {
+        await fleet.close();
+        await link.close();
+      }
+    }, TEST_MS);
+
     it('a logout on one instance refuses the token and ends its sessions on the other two', async () => {
       const [a, b, c] = await three();
       const token = login();
@@ -154,9 +178,17 @@ export function describeTopology(name: string, start: () => Promise<TopologyUnde
     it('20 logouts made while every subscription is dropped (CLIENT KILL TYPE pubsub) all reach the other two', async () => {
       const [a, b, c] = await three();
       const tokens = Array.from({ length: 20 }, () => login());
-      for (const port of topology.dataPorts()) await redisCli(port, ['CLIENT', 'KILL', 'TYPE', 'pubsub']);
+      // Every node drops its subscribers at once, and the 20 logouts go out at once right after,
+      // while the instances resubscribe: what the channel misses comes from the log.
+      const admins = topology.dataPorts().map((port) => createClient({ url: `redis://127.0.0.1:${port}` }));
+      await Promise.all(admins.map((admin) => admin.connect()));
+      try {
+        await Promise.all(admins.map((admin) => admin.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub'])));
+      } finally {
+        for (const admin of admins) admin.destroy();
+      }
       const killed = performance.now();
-      for (const token of tokens) await a.client.revokeUserToken(token);
+      await Promise.all(tokens.map((token) => a.client.revokeUserToken(token)));
       const sent = performance.now();
       await until(() => tokenEnds(b) === 20 && tokenEnds(c) === 20, BUDGET_MS, 'the 20 logouts to reach B and C');
       figures.twentyLogoutsSentMs = Math.round(sent - killed);
