@@ -10,7 +10,7 @@ import { commandRunner, isUnknownCommand, onReconnect, publishOn, subscribeTo, t
 import type { CommandRunner, RedisTopology } from './redis-commands.js';
 import { appendToLog, idAfter, readLogEntries, serverTimeMs } from './end-log.js';
 import { describeRedisError } from './redis-errors.js';
-import { RESEND_WINDOW_MS, debouncedResend } from './resend-window.js';
+import { RecentSends, debouncedResend } from './resend-window.js';
 
 export { RESEND_WINDOW_MS } from './resend-window.js';
 
@@ -22,8 +22,6 @@ export const END_LOG_MAX_ENTRIES = 10_000;
 export const CATCH_UP_RETRY_MS = 250;
 /** The log is read this often as well, so an instance whose subscription is broken without a sign still ends sessions within seconds. */
 export const LOG_SWEEP_MS = 2000;
-/** Most events held for that resending (the oldest go first). */
-export const RESEND_MAX_EVENTS = 1000;
 /** At most one log line per kind of failed bus command in this window. */
 export const COMMAND_ERROR_LOG_WINDOW_MS = 60_000;
 /** Longest message read from the channel or the log; ours are a few hundred bytes. */
@@ -62,11 +60,6 @@ export interface RedisBusOptions {
   logger?: Pick<Logger, 'warn'>;
 }
 
-interface Sent {
-  text: string;
-  at: number;
-}
-
 /**
  * A {@link RevocationBus} on Redis: each event goes on pub/sub for the
  * instances listening now, and into a short log (a stream, capped at
@@ -81,7 +74,7 @@ interface Sent {
  * the channel is sharded (`SPUBLISH`/`SSUBSCRIBE`) where the server has it.
  * A command that fails is counted (`stats.commandFailures`) and logged once a
  * minute per kind; when Redis answers again, or a connection is back, the
- * events of the last {@link RESEND_WINDOW_MS} are sent again.
+ * events of the last `RESEND_WINDOW_MS` are sent again.
  */
 export class RedisRevocationBus implements RevocationBus {
   readonly channel: string;
@@ -94,7 +87,7 @@ export class RedisRevocationBus implements RevocationBus {
   readonly #stats: BusStats = { caughtUp: 0, catchUps: 0, commandFailures: 0, resent: 0 };
   /** Event ids by event: an event the caller sends again keeps its id, so receivers deliver it once. */
   readonly #ids = new WeakMap<SessionEndEvent, string>();
-  readonly #recent: Sent[] = [];
+  readonly #recent = new RecentSends();
   readonly #run: CommandRunner;
   readonly #logger: Pick<Logger, 'warn'>;
   readonly #throttle = new LogThrottle(processMonotonic, COMMAND_ERROR_LOG_WINDOW_MS);
@@ -142,7 +135,7 @@ export class RedisRevocationBus implements RevocationBus {
       this.#ids.set(event, id);
     }
     const text = JSON.stringify({ ...event, origin: this.#origin, id });
-    this.#remember(text);
+    this.#recent.note(text); // sent again after a recovery, in case a demoted primary dropped it
     return this.#send(text);
   }
 
@@ -231,28 +224,20 @@ export class RedisRevocationBus implements RevocationBus {
     );
   }
 
-  /** Keeps `text` for resending after a recovery (a discarded write), for {@link RESEND_WINDOW_MS}. */
-  #remember(text: string): void {
-    const now = processMonotonic.now();
-    while (this.#recent.length > 0 && (this.#recent.length >= RESEND_MAX_EVENTS || now - this.#recent[0]!.at > RESEND_WINDOW_MS)) this.#recent.shift();
-    this.#recent.push({ text, at: now });
-  }
-
   // A connection is back, or Redis answers again after failing: send what may have been lost, read what was missed.
   #recovered(): void {
     if (this.#closed) return;
     for (const listener of this.#readyListeners) listener();
     // One resend for a burst of recoveries (a failover flaps): what was sent meanwhile is in it too.
-    if (this.#recent.length > 0) this.#resend.request();
+    if (this.#recent.size > 0) this.#resend.request();
     this.#askCatchUp();
   }
 
   #resendRecent(): void {
     if (this.#closed) return;
-    const now = processMonotonic.now();
-    const again = this.#recent.filter((sent) => now - sent.at <= RESEND_WINDOW_MS);
+    const again = this.#recent.due();
     this.#stats.resent += again.length;
-    void Promise.allSettled(again.map((sent) => this.#send(sent.text)));
+    void Promise.allSettled(again.map((text) => this.#send(text)));
   }
 
   #askCatchUp(): void {

@@ -32,6 +32,35 @@ export function debouncedResend(fn: () => void): { request(): void; cancel(): vo
   };
 }
 
+/** Most session ends kept for resending (the oldest go first). */
+export const RESEND_MAX_EVENTS = 1000;
+
+/** Messages this instance sent in the last {@link RESEND_WINDOW_MS}, oldest first. */
+export class RecentSends {
+  readonly #sent: Array<{ text: string; at: number }> = [];
+
+  note(text: string): void {
+    const now = processMonotonic.now();
+    this.#forget(now);
+    if (this.#sent.length >= RESEND_MAX_EVENTS) this.#sent.shift();
+    this.#sent.push({ text, at: now });
+  }
+
+  get size(): number {
+    return this.#sent.length;
+  }
+
+  /** The messages still within the window. */
+  due(): string[] {
+    this.#forget(processMonotonic.now());
+    return this.#sent.map((sent) => sent.text);
+  }
+
+  #forget(now: number): void {
+    while (this.#sent.length > 0 && now - this.#sent[0]!.at > RESEND_WINDOW_MS) this.#sent.shift();
+  }
+}
+
 /** A revocation marker's key (a token digest under `revoked:`, after whatever the caller put before it). */
 const MARKER = new RegExp(`(^|:)${revokedKey('')}[0-9a-f]{64}$`);
 
