@@ -1,13 +1,13 @@
+import { startInstance } from './fleet-instances.js';
+import type { Instance } from './fleet-instances.js';
+import { cuttableLink } from './cuttable-link.js';
+import type { CuttableLink } from './cuttable-link.js';
 import { tokenKey } from '../../lib/hashing/fingerprint.js';
-import { useEmulator } from '../support/emulator-fixture.js';
 import { DEMO, TEST_SEED, rejectionOf } from '../support/client-harness.js';
+import { useEmulator } from '../support/emulator-fixture.js';
 import { startTestRedis } from '../support/redis-server.js';
 import type { TestRedis } from '../support/redis-server.js';
 import { until } from '../support/until.js';
-import { cuttableLink } from './cuttable-link.js';
-import type { CuttableLink } from './cuttable-link.js';
-import { startInstance } from './fleet-instances.js';
-import type { Instance } from './fleet-instances.js';
 
 /** A busy machine's ceiling for what takes well under a second on a quiet one. */
 const BUDGET_MS = 10_000;
