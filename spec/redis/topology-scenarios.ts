@@ -217,9 +217,11 @@ export function describeTopology(name: string, start: () => Promise<TopologyUnde
       const begun = performance.now();
       let promotedAt = 0;
       const promotion = promoted.then(() => void (promotedAt = performance.now()));
-      // The logouts go one after another while the failover runs (each waits at most for its publish timeout).
-      for (const token of tokens) await a.client.revokeUserToken(token);
+      // Half the logouts go while the old primary is leaving, half the moment the new one is named
+      // (before every client has noticed): each waits at most for its publish timeout.
+      for (const token of tokens.slice(0, 5)) await a.client.revokeUserToken(token);
       await promotion;
+      for (const token of tokens.slice(5)) await a.client.revokeUserToken(token);
       await until(() => tokens.every((t) => endedToken(b, t) && endedToken(c, t)), BUDGET_MS, 'the 10 logouts to reach B and C');
       const effective = performance.now();
       await until(() => b.client.health().store === 'ok' && a.client.health().store === 'ok', BUDGET_MS, 'readiness back to ready');
