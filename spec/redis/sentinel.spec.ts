@@ -11,6 +11,7 @@ describeTopology('Redis Sentinel', async () => {
   return {
     target: { sentinel: { sentinels: group.sentinels.map((s) => `${s.host}:${s.port}`), masterName: group.masterName } },
     dataPorts: () => group.dataNodes.filter((n) => n.child !== undefined).map((n) => n.port),
+    adminUrl: (port) => `redis://127.0.0.1:${port}`,
     streamLength: (key) => raw.xLen(key),
     seedUrl: `redis://${group.sentinels[0]!.host}:${group.sentinels[0]!.port}`,
     targetWithSeed: (seed) => ({ sentinel: { sentinels: [new URL(seed).host], masterName: group.masterName } }),

@@ -19,6 +19,8 @@ export interface TopologyUnderTest {
   target: RedisTarget;
   /** Ports of the data nodes (primaries and replicas) now running. */
   dataPorts(): number[];
+  /** A URL for an admin connection to the data node at `port` (with its credentials). */
+  adminUrl(port: number): string;
   /** The length of the stream at `key` (0 when absent), read through the topology. */
   streamLength(key: string): Promise<number>;
   /** One seed (a Cluster node, a sentinel) as `redis://host:port`, and the target naming only `seed` instead. */
@@ -179,7 +181,7 @@ export function describeTopology(name: string, start: () => Promise<TopologyUnde
     it('20 logouts made while every subscription is dropped (CLIENT KILL TYPE pubsub) and kept away all reach the other two, from the log', async () => {
       const [a, b, c] = await three();
       const tokens = Array.from({ length: 20 }, () => login());
-      const admins = topology.dataPorts().map((port) => createClient({ url: `redis://127.0.0.1:${port}` }));
+      const admins = topology.dataPorts().map((port) => createClient({ url: topology.adminUrl(port) }));
       const onEvery = (words: string[]): Promise<unknown> => Promise.all(admins.map((admin) => admin.sendCommand(words)));
       await Promise.all(admins.map((admin) => admin.connect()));
       try {

@@ -10,9 +10,10 @@ import { until } from './until.js';
 
 const run = promisify(execFile);
 
-/** Runs `redis-cli -p <port> <words>` and returns its output. */
-export async function redisCli(port: number, words: readonly string[]): Promise<string> {
-  const { stdout } = await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...words], { timeout: 10_000 });
+/** Runs `redis-cli -p <port> <words>` (authenticated with `password`, if any) and returns its output. */
+export async function redisCli(port: number, words: readonly string[], password?: string): Promise<string> {
+  const env = password === undefined ? process.env : { ...process.env, REDISCLI_AUTH: password };
+  const { stdout } = await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...words], { timeout: 30_000, env });
   return stdout;
 }
 
@@ -56,8 +57,10 @@ export const TEST_SERVER_ARGS = ['--bind', '127.0.0.1', '--save', '', '--appendo
 
 /** A local Redis Cluster for tests: 3 masters and 3 replicas, on free ports, in a temporary directory. */
 export interface TestCluster {
-  /** `redis://127.0.0.1:<port>` of every node (seed nodes). */
+  /** `redis://127.0.0.1:<port>` of every node (seed nodes), with the password when there is one. */
   readonly urls: string[];
+  /** The nodes' password (`requirepass`, also what replicas and redis-cli use), if any. */
+  readonly password: string | undefined;
   readonly nodes: TestNode[];
   /** The port of the master serving `key`'s slot now. */
   masterOf(key: string): Promise<number>;
@@ -86,8 +89,13 @@ function parseClusterNodes(text: string): ClusterNodeLine[] {
   });
 }
 
-/** Starts the cluster (node timeout 1 s, so a replica takes over within seconds) and waits until every slot is served. */
-export async function startTestCluster(): Promise<TestCluster> {
+/**
+ * Starts the cluster (node timeout 1 s, so a replica takes over within seconds) and waits until
+ * every slot is served. `password`: every node asks for it (a managed Cluster's credentials).
+ */
+export async function startTestCluster(password?: string): Promise<TestCluster> {
+  const auth = password === undefined ? [] : ['--requirepass', password, '--masterauth', password];
+  const cli = (port: number, words: readonly string[]): Promise<string> => redisCli(port, words, password);
   const dir = await tempDir('pgp-cluster');
   const ports: number[] = [];
   const busPorts: number[] = [];
@@ -100,7 +108,7 @@ export async function startTestCluster(): Promise<TestCluster> {
   const nodes = await startNodes(ports, (port) => [
     '--port', String(port), '--cluster-port', String(busPorts[ports.indexOf(port)]), ...TEST_SERVER_ARGS,
     '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000',
-    '--cluster-replica-validity-factor', '0',
+    '--cluster-replica-validity-factor', '0', ...auth,
   ], dir.path).catch(async (error: unknown) => {
     await dir.remove();
     throw error;
@@ -110,29 +118,30 @@ export async function startTestCluster(): Promise<TestCluster> {
     await dir.remove();
   };
   const live = (): TestNode[] => nodes.filter((n) => n.child !== undefined);
-  const table = async (): Promise<ClusterNodeLine[]> => parseClusterNodes(await redisCli(live()[0]!.port, ['CLUSTER', 'NODES']));
+  const table = async (): Promise<ClusterNodeLine[]> => parseClusterNodes(await cli(live()[0]!.port, ['CLUSTER', 'NODES']));
   const healthy = async (): Promise<boolean> => {
     for (const node of live()) {
-      const info = await redisCli(node.port, ['CLUSTER', 'INFO']).catch(() => '');
+      const info = await cli(node.port, ['CLUSTER', 'INFO']).catch(() => '');
       if (!info.includes('cluster_state:ok')) return false;
     }
     return true;
   };
   try {
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 30_000 });
+    await cli(ports[0]!, ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes']);
     await until(healthy, 30_000, 'the cluster to serve every slot');
   } catch (error) {
     await stop();
     throw error;
   }
   const masterOf = async (key: string): Promise<number> => {
-    const slot = Number((await redisCli(live()[0]!.port, ['CLUSTER', 'KEYSLOT', key])).trim());
+    const slot = Number((await cli(live()[0]!.port, ['CLUSTER', 'KEYSLOT', key])).trim());
     const owner = (await table()).find((n) => n.master && !n.failed && n.slots.some(([from, to]) => slot >= from && slot <= to));
     if (owner === undefined) throw new Error(`no master serves slot ${slot}`);
     return owner.port;
   };
   return {
-    urls: ports.map((p) => `redis://127.0.0.1:${p}`),
+    urls: ports.map((p) => `redis://${password === undefined ? '' : `:${encodeURIComponent(password)}@`}127.0.0.1:${p}`),
+    password,
     nodes,
     masterOf,
     async killMaster(port) {
