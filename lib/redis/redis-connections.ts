@@ -150,7 +150,7 @@ export function openConnections(target: RedisTarget, timings: LinkTimings): Flee
       rootNodes: urls.map((url) => ({ url })),
       defaults: { ...nodeAuth, ...extra, socket: socketFor(tls, silentClose) },
       topologyRefreshOnReconnectionAttemptStrategy: CLUSTER_REFRESH_AFTER_DROP_MS,
-    }) as unknown as Any;
+    });
     const client = build(commandOptions, true);
     const subscriber = build(subscriberOptions, false);
     return { topology: 'cluster', publisher: client, subscriber, owned: [client, subscriber], borrowed: undefined, where: `cluster ${urls.map(redactUrl).join(',')}`, secrets: [...secrets, nodeAuth.password ?? '', ...urls.map(passwordOf)] };
@@ -168,7 +168,7 @@ export function openConnections(target: RedisTarget, timings: LinkTimings): Flee
         socket: socketFor(tls, false),
       },
       scanInterval: SENTINEL_SCAN_MS,
-    }) as unknown as Any;
+    });
     const client = build(commandOptions, true);
     const subscriber = build(subscriberOptions, false);
     return { topology: 'sentinel', publisher: client, subscriber, owned: [client, subscriber], borrowed: undefined, where: `sentinel ${masterName} via ${sentinels.map((s) => (typeof s === 'string' ? s : `${s.host}:${s.port}`)).join(',')}`, secrets };

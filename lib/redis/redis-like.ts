@@ -25,10 +25,8 @@ export interface RedisClientLike {
 export interface RedisSubscriberLike {
   readonly isReady: boolean;
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
-  unsubscribe(channel: string, listener?: (message: string) => void): Promise<unknown>;
   /** Sharded pub/sub (Redis 7): a Cluster client's subscription follows the channel's shard. */
   sSubscribe?(channel: string, listener: (message: string) => void): Promise<unknown>;
-  sUnsubscribe?(channel: string, listener?: (message: string) => void): Promise<unknown>;
   /** node-redis emits `ready` each time the connection is (re)established, after it resubscribed. */
   on?(event: string, listener: (...args: unknown[]) => void): unknown;
 }

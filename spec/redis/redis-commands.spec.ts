@@ -1,5 +1,6 @@
 import { createClient, createCluster, createSentinel } from 'redis';
 import { commandRunner, topologyOf } from '../../lib/redis/redis-commands.js';
+import { RedisRevocationBus, RedisVerificationStore } from '../../lib/redis/index.js';
 import type { RedisClientLike } from '../../lib/redis/index.js';
 import { RecentMarkers, RecentSends } from '../../lib/redis/resend-window.js';
 
@@ -8,6 +9,16 @@ describe('talking to each kind of node-redis client its own way', () => {
     expect(topologyOf(createClient({ url: 'redis://127.0.0.1:1' }))).toBe('server');
     expect(topologyOf(createCluster({ rootNodes: [{ url: 'redis://127.0.0.1:1' }] }))).toBe('cluster');
     expect(topologyOf(createSentinel({ name: 'm', sentinelRootNodes: [{ host: '127.0.0.1', port: 1 }] }))).toBe('sentinel');
+  });
+
+  it('takes a Cluster\'s or a Sentinel\'s client as it is typed, and names the log and channel for it', () => {
+    const cluster = createCluster({ rootNodes: [{ url: 'redis://127.0.0.1:1' }] });
+    const sentinel = createSentinel({ name: 'm', sentinelRootNodes: [{ host: '127.0.0.1', port: 1 }] });
+    const onCluster = new RedisRevocationBus(cluster, cluster.duplicate(), { prefix: 'p:' });
+    const onSentinel = new RedisRevocationBus(sentinel, sentinel.duplicate(), { prefix: 'p:' });
+    expect([onCluster.topology, onCluster.channel, onCluster.logKey]).toEqual(['cluster', 'p:{session-end}', 'p:{session-end}:log']);
+    expect([onSentinel.topology, onSentinel.channel, onSentinel.logKey]).toEqual(['sentinel', 'p:session-end', 'p:session-end-log']);
+    expect(new RedisVerificationStore(sentinel, { prefix: 'p:' }).prefix).toBe('p:');
   });
 
   it('sends a raw command with the signature of each kind: (args), (isReadonly, args), (firstKey, isReadonly, args)', async () => {
