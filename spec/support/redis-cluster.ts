@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './free-port.js';
+import { createServer } from 'node:net';
 import { ended, launchRedisProcess } from './redis-server.js';
 import { until } from './until.js';
 
@@ -15,6 +15,35 @@ export async function redisCli(port: number, words: readonly string[], password?
   const env = password === undefined ? process.env : { ...process.env, REDISCLI_AUTH: password };
   const { stdout } = await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...words], { timeout: 30_000, env });
   return stdout;
+}
+
+/**
+ * A free TCP port on 127.0.0.1 below the range the OS hands out to outgoing connections
+ * (32768 and up): a port picked there stays free until the server that was meant for it binds
+ * it, however many connections other tests open meanwhile. `taken`: ports already picked.
+ */
+export async function quietPort(taken: readonly number[] = []): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (taken.includes(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+}
+
+/** Runs `start` again (up to 3 times) when a port it picked was taken meanwhile by another process. */
+export async function retryingTakenPorts<T>(start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt >= 3 || !String((error as Error).message).includes('Address already in use')) throw error;
+    }
+  }
 }
 
 /** One node of a test cluster or Sentinel group: its port and process (undefined once killed). */
@@ -93,18 +122,17 @@ function parseClusterNodes(text: string): ClusterNodeLine[] {
  * Starts the cluster (node timeout 1 s, so a replica takes over within seconds) and waits until
  * every slot is served. `password`: every node asks for it (a managed Cluster's credentials).
  */
-export async function startTestCluster(password?: string): Promise<TestCluster> {
+export function startTestCluster(password?: string): Promise<TestCluster> {
+  return retryingTakenPorts(() => startCluster(password));
+}
+
+async function startCluster(password: string | undefined): Promise<TestCluster> {
   const auth = password === undefined ? [] : ['--requirepass', password, '--masterauth', password];
   const cli = (port: number, words: readonly string[]): Promise<string> => redisCli(port, words, password);
   const dir = await tempDir('pgp-cluster');
-  const ports: number[] = [];
-  const busPorts: number[] = [];
-  while (ports.length < 6) {
-    const [port, bus] = [await freePort(), await freePort()];
-    if ([...ports, ...busPorts].includes(port) || [...ports, ...busPorts].includes(bus) || port === bus) continue;
-    ports.push(port);
-    busPorts.push(bus);
-  }
+  const picked: number[] = [];
+  for (let i = 0; i < 12; i += 1) picked.push(await quietPort(picked));
+  const [ports, busPorts] = [picked.slice(0, 6), picked.slice(6)];
   const nodes = await startNodes(ports, (port) => [
     '--port', String(port), '--cluster-port', String(busPorts[ports.indexOf(port)]), ...TEST_SERVER_ARGS,
     '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000',

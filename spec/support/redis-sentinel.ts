@@ -1,7 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { freePort } from './free-port.js';
-import { TEST_SERVER_ARGS, redisCli, startNodes, stopNodes, tempDir } from './redis-cluster.js';
+import { TEST_SERVER_ARGS, quietPort, redisCli, retryingTakenPorts, startNodes, stopNodes, tempDir } from './redis-cluster.js';
 import type { TestNode } from './redis-cluster.js';
 import { until } from './until.js';
 
@@ -24,9 +23,15 @@ export interface TestSentinel {
 
 const role = async (port: number): Promise<string> => (await redisCli(port, ['ROLE']).catch(() => '')).split('\n')[0]!.trim();
 
-export async function startTestSentinel(): Promise<TestSentinel> {
+export function startTestSentinel(): Promise<TestSentinel> {
+  return retryingTakenPorts(startSentinelGroup);
+}
+
+async function startSentinelGroup(): Promise<TestSentinel> {
   const dir = await tempDir('pgp-sentinel');
-  const [primary, replica, ...sentinelPorts] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const picked: number[] = [];
+  for (let i = 0; i < 5; i += 1) picked.push(await quietPort(picked));
+  const [primary, replica, ...sentinelPorts] = picked as [number, number, number, number, number];
   const all: TestNode[] = [];
   const stop = async (): Promise<void> => {
     await stopNodes(all);
