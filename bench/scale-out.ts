@@ -31,7 +31,7 @@ const base = (emulator: Emulator): PlatformClientOptions => ({
   baseUrl: emulator.url, clientId: 'demo-client', clientSecret: 'demo-secret', gameId: 'demo-game', maxConcurrentCalls: 64,
 });
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 1000) / 1000;
 }
 
@@ -48,7 +48,7 @@ async function spread(emulator: Emulator, clients: PlatformClient[], tokens: str
   return emulator.requests({ endpoint: 'E2' }).length;
 }
 
-async function hitLatency(client: PlatformClient, token: string, samples: number): Promise<{ p50: number; p99: number }> {
+export async function hitLatency(client: PlatformClient, token: string, samples: number): Promise<{ p50: number; p99: number }> {
   await client.verifyUserToken(token);
   for (let i = 0; i < 200; i += 1) await client.verifyUserToken(token); // warm-up
   const times: number[] = [];

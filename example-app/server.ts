@@ -17,12 +17,11 @@ import { attachRealtime, type Realtime } from './realtime.js';
 import { warmUp } from './warm-up.js';
 import { installShutdown } from './shutdown.js';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { createAdapter } from '@socket.io/redis-adapter';
-import { createClient } from 'redis';
 import { createRedisFleet } from '../lib/redis/index.js';
 import type { RedisFleet } from '../lib/redis/index.js';
-import { loadFleetSettings } from './fleet-config.js';
-import type { FleetSettings } from './fleet-config.js';
+import { describeRedisLocation, loadFleetSettings, redisTarget } from './fleet-config.js';
+import type { RedisLocation } from './fleet-config.js';
+import { attachRedisAdapter } from './socket-io-redis.js';
 import { loadMetricsSettings } from './metrics-config.js';
 import type { MetricsSettings } from './metrics-config.js';
 import { metricsApp } from './routes/metrics.js';
@@ -79,12 +78,14 @@ async function main(): Promise<void> {
   const platform = demo?.platform ?? settings.platform!;
   let client: PlatformClient;
   let fleet: RedisFleet | undefined;
+  let redisLocation: RedisLocation | null = null;
   let closeSocketIoAdapter = async (): Promise<void> => {};
-  let shared: FleetSettings;
   try {
-    shared = loadFleetSettings(process.env, platform.gameId, resolvePlatformConfig(platform).environment);
-    // REDIS_URL: the verification cache (when VERIFY_CACHE_TTL_MS > 0) and revocations are shared by every instance.
-    fleet = shared.redisUrl === null ? undefined : createRedisFleet({ url: shared.redisUrl, prefix: shared.redisPrefix, logger: clientLogger });
+    const shared = loadFleetSettings(process.env, platform.gameId, resolvePlatformConfig(platform).environment);
+    // REDIS_URL, REDIS_CLUSTER_URLS or REDIS_SENTINELS: the verification cache (when
+    // VERIFY_CACHE_TTL_MS > 0) and revocations are shared by every instance.
+    redisLocation = shared.redis;
+    fleet = redisLocation === null ? undefined : createRedisFleet({ ...redisTarget(redisLocation), prefix: shared.redisPrefix, logger: clientLogger });
     client = new PlatformClient({
       ...platform,
       logger: clientLogger,
@@ -93,7 +94,7 @@ async function main(): Promise<void> {
       ...(shared.verifyCacheTtlMs > 0 ? { cache: { ttlMs: shared.verifyCacheTtlMs } } : {}),
       ...(fleet === undefined ? {} : { store: fleet.store, revocations: fleet.revocations }),
     });
-    if (fleet !== undefined) out(`Redis: ${shared.redisUrl!.replace(/\/\/[^@/]*@/, '//***@')} (prefix ${shared.redisPrefix}); verification cache ${shared.verifyCacheTtlMs > 0 ? `${shared.verifyCacheTtlMs} ms, shared` : 'off'}`);
+    if (redisLocation !== null) out(`Redis: ${describeRedisLocation(redisLocation)} (prefix ${shared.redisPrefix}); verification cache ${shared.verifyCacheTtlMs > 0 ? `${shared.verifyCacheTtlMs} ms, shared` : 'off'}`);
   } catch (err) {
     await fleet?.close();
     await demo?.emulator.close();
@@ -125,18 +126,9 @@ async function main(): Promise<void> {
   const server = createServer(app);
   // Socket.IO (/socket.io/) and WebSocket (/ws) on the API's own port.
   const realtime = attachRealtime(server, app.locals.realtime as Realtime);
-  if (fleet !== undefined) {
-    // Socket.IO broadcasts (io.emit, rooms) reach every instance's sockets through its Redis adapter;
-    // ending a member's or a token's connections goes through the client's revocation bus.
-    const pub = createClient({ url: shared.redisUrl! });
-    const sub = pub.duplicate();
-    for (const c of [pub, sub]) c.on('error', () => {});
-    realtime.io.adapter(createAdapter(pub, sub));
-    void Promise.all([pub.connect(), sub.connect()]).catch(() => {});
-    closeSocketIoAdapter = async () => {
-      for (const c of [pub, sub]) if (c.isOpen) c.destroy();
-    };
-  }
+  // Socket.IO broadcasts reach every instance through the Redis adapter, on the fleet's Redis;
+  // ending a member's or a token's connections goes through the client's revocation bus.
+  if (redisLocation !== null) closeSocketIoAdapter = attachRedisAdapter(realtime.io, redisLocation);
   // The emulator's cookie reaches the app only on the same host name: loopback
   // in emulator mode; every interface when a real platform is configured.
   let port: number;

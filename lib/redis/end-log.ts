@@ -1,4 +1,4 @@
-import type { RedisClientLike } from './redis-like.js';
+import type { CommandRunner } from './redis-commands.js';
 
 /** One entry of the session-end log: its stream id and the message it holds. */
 export interface LogEntry {
@@ -6,9 +6,13 @@ export interface LogEntry {
   text: string;
 }
 
-/** Redis's own clock in ms (`TIME`): log entry ids are on it, whatever the instances' clocks say. */
-export async function serverTimeMs(client: RedisClientLike): Promise<number> {
-  const reply = await client.sendCommand(['TIME']);
+/**
+ * Redis's own clock in ms (`TIME`), asked of the node holding `key` (on a
+ * Cluster, the log's shard): log entry ids are on it, whatever the instances'
+ * clocks say.
+ */
+export async function serverTimeMs(run: CommandRunner, key: string): Promise<number> {
+  const reply = await run(key, true, ['TIME']);
   if (!Array.isArray(reply) || reply.length < 2) throw new Error('unexpected TIME reply');
   const seconds = Number(reply[0]);
   const micros = Number(reply[1]);
@@ -28,8 +32,8 @@ export function idAfter(a: string, b: string): boolean {
 }
 
 /** The log's entries from `start` (inclusive), oldest first, at most `count`; entries of another shape are skipped. */
-export async function readLogEntries(client: RedisClientLike, key: string, start: string, count: number): Promise<LogEntry[]> {
-  const reply = await client.sendCommand(['XRANGE', key, start, '+', 'COUNT', String(count)]);
+export async function readLogEntries(run: CommandRunner, key: string, start: string, count: number): Promise<LogEntry[]> {
+  const reply = await run(key, true, ['XRANGE', key, start, '+', 'COUNT', String(count)]);
   if (!Array.isArray(reply)) return [];
   const entries: LogEntry[] = [];
   for (const item of reply) {
@@ -40,4 +44,12 @@ export async function readLogEntries(client: RedisClientLike, key: string, start
     if (typeof text === 'string') entries.push({ id: item[0], text });
   }
   return entries;
+}
+
+/** Appends `text` to the log (field `e`), trimmed to about `maxEntries`, expiring `windowMs` after this entry. */
+export async function appendToLog(run: CommandRunner, key: string, text: string, maxEntries: number, windowMs: number): Promise<void> {
+  await Promise.all([
+    run(key, false, ['XADD', key, 'MAXLEN', '~', String(maxEntries), '*', 'e', text]),
+    run(key, false, ['PEXPIRE', key, String(windowMs)]),
+  ]);
 }

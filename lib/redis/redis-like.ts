@@ -1,6 +1,7 @@
 /**
- * The few node-redis (`redis` 4 or 5) client methods the store and the bus
- * use, so any client created by `createClient()` fits, whatever its modules.
+ * The few node-redis (`redis` 4 to 6) client methods the store and the bus
+ * use, so any client fits, whatever its modules: one built by
+ * `createClient()`, `createCluster()` or `createSentinel()`.
  */
 export interface RedisClientLike {
   readonly isReady: boolean;
@@ -9,19 +10,25 @@ export interface RedisClientLike {
   set(key: string, value: string, options: { PX: number }): Promise<unknown>;
   del(key: string): Promise<unknown>;
   publish(channel: string, message: string): Promise<unknown>;
-  /** Any command as words (the session-end log: `XADD`, `XRANGE`, `PEXPIRE`, `TIME`). */
-  sendCommand(args: string[]): Promise<unknown>;
-  /** node-redis emits `ready` each time the connection is (re)established. */
-  on?(event: 'ready', listener: () => void): unknown;
+  /**
+   * Any command as words (the session-end log: `XADD`, `XRANGE`, `PEXPIRE`,
+   * `TIME`; `SPUBLISH`). Its signature depends on the kind of client: one
+   * server `(args)`, Sentinel `(isReadonly, args)`, Cluster `(firstKey,
+   * isReadonly, args)`; `lib/redis/redis-commands.ts` calls each its own way.
+   */
+  sendCommand(...args: never[]): Promise<unknown>;
+  /** node-redis emits `ready` (a Cluster `node-ready`) each time a connection is (re)established. */
+  on?(event: string, listener: (...args: unknown[]) => void): unknown;
 }
 
-/** A node-redis client in subscriber mode (`client.duplicate()`). */
+/** A node-redis client in subscriber mode (`client.duplicate()`, of any of the three kinds). */
 export interface RedisSubscriberLike {
   readonly isReady: boolean;
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
-  unsubscribe(channel: string, listener?: (message: string) => void): Promise<unknown>;
+  /** Sharded pub/sub (Redis 7): a Cluster client's subscription follows the channel's shard. */
+  sSubscribe?(channel: string, listener: (message: string) => void): Promise<unknown>;
   /** node-redis emits `ready` each time the connection is (re)established, after it resubscribed. */
-  on?(event: 'ready', listener: () => void): unknown;
+  on?(event: string, listener: (...args: unknown[]) => void): unknown;
 }
 
 /** Checked once: every key of the package lives under this prefix. */

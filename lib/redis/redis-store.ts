@@ -1,6 +1,9 @@
 import type { StoreState, VerificationStore } from '../store/index.js';
 import { checkPrefix } from './redis-like.js';
 import type { RedisClientLike } from './redis-like.js';
+import { onReconnect, topologyOf } from './redis-commands.js';
+import type { RedisTopology } from './redis-commands.js';
+import { RecentMarkers, debouncedResend } from './resend-window.js';
 
 /** What {@link RedisVerificationStore.get} answers for a key holding something unreadable (frozen, no identifiers). */
 export const UNREADABLE_VALUE: Readonly<{ unreadable: true }> = Object.freeze({ unreadable: true });
@@ -30,7 +33,7 @@ function replyCode(error: unknown): string | undefined {
  * const redis = createClient({ url: 'redis://localhost:6379', disableOfflineQueue: true });
  * redis.on('error', () => {}); // reconnects by itself; health() reports it
  * await redis.connect();
- * const store = new RedisVerificationStore(redis, { prefix: 'pgp:MYGAME:' });
+ * const store = new RedisVerificationStore(redis, { prefix: 'pgp:live:MYGAME:' });
  * ```
  */
 export class RedisVerificationStore implements VerificationStore {
@@ -39,8 +42,18 @@ export class RedisVerificationStore implements VerificationStore {
   /** Redis refused our credentials or rights on the latest command: down for us, however healthy the connection. */
   #refused = false;
 
-  constructor(private readonly client: RedisClientLike, options: { prefix: string }) {
+  readonly #topology: RedisTopology;
+  /** Revocation markers written lately: written again after a reconnection, in case a demoted primary dropped them. */
+  readonly #markers = new RecentMarkers();
+  readonly #rewrite = debouncedResend(() => this.#rewriteMarkers());
+  /** A command failed and none has succeeded since: the next success is a recovery. */
+  #failing = false;
+
+  /** `client`: one server's, a Cluster's or a Sentinel's (`topology` says which; default: told from the client). */
+  constructor(private readonly client: RedisClientLike, options: { prefix: string; topology?: RedisTopology }) {
     this.prefix = checkPrefix(options?.prefix);
+    this.#topology = options.topology ?? topologyOf(client);
+    onReconnect(client, this.#topology, () => this.#rewrite.request());
   }
 
   /**
@@ -67,7 +80,10 @@ export class RedisVerificationStore implements VerificationStore {
   }
 
   set(key: string, value: unknown, ttlMs: number): Promise<unknown> {
-    return this.#watch(this.client.set(this.prefix + key, JSON.stringify(value), { PX: Math.max(1, Math.ceil(ttlMs)) }));
+    const text = JSON.stringify(value);
+    const px = Math.max(1, Math.ceil(ttlMs));
+    this.#markers.note(key, text, px);
+    return this.#watch(this.client.set(this.prefix + key, text, { PX: px }));
   }
 
   delete(key: string): Promise<unknown> {
@@ -79,16 +95,30 @@ export class RedisVerificationStore implements VerificationStore {
     try {
       const value = await pending;
       this.#refused = false;
+      if (this.#failing) {
+        this.#failing = false;
+        this.#rewrite.request();
+      }
       return value;
     } catch (error) {
+      this.#failing = true;
       const code = replyCode(error);
       if (code !== undefined && REFUSALS.has(code)) this.#refused = true;
       throw error;
     }
   }
 
+  // Markers are only ever added (never deleted), so writing one again is always safe.
+  #rewriteMarkers(): void {
+    for (const { key, value, ttlMs } of this.#markers.due()) {
+      this.client.set(this.prefix + key, value, { PX: ttlMs }).catch(() => {
+        this.#failing = true; // the next success writes them again
+      });
+    }
+  }
+
   onReady(listener: () => void): void {
-    this.client.on?.('ready', () => {
+    onReconnect(this.client, this.#topology, () => {
       this.#refused = false;
       listener();
     });

@@ -13,11 +13,13 @@ export interface CuttableLink {
   /** Drops every byte both ways without closing anything: a link gone silent. */
   freeze(): void;
   heal(): void;
+  /** From now on, connections go to `redisUrl` instead (those open now stay where they are: `cut()` them). */
+  retarget(redisUrl: string): void;
   close(): Promise<void>;
 }
 
 export async function cuttableLink(redisUrl: string): Promise<CuttableLink> {
-  const target = new URL(redisUrl);
+  let target = new URL(redisUrl);
   const sockets = new Set<Socket>();
   let open = true;
   let frozen = false;
@@ -53,6 +55,9 @@ export async function cuttableLink(redisUrl: string): Promise<CuttableLink> {
     heal() {
       open = true;
       frozen = false;
+    },
+    retarget(url: string) {
+      target = new URL(url);
     },
     close: () => new Promise<void>((resolve) => {
       open = false;

@@ -14,33 +14,54 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-function launch(port: number, args: readonly string[]): Promise<ChildProcess> {
+/** Every redis-server this process started and has not seen exit: killed if the test process exits first. */
+const running = new Set<ChildProcess>();
+let exitHook = false;
+
+/**
+ * Starts `redis-server` with `args` (a config file first, or `--port ...`) and
+ * resolves once its log shows `readyText`; the process is killed when the
+ * test process exits, whatever happened to the test.
+ */
+export function launchRedisProcess(args: readonly string[], readyText = 'Ready to accept connections', cwd?: string): Promise<ChildProcess> {
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const c of running) c.kill('SIGKILL');
+    });
+  }
   return new Promise((resolve, reject) => {
-    const child = spawn('redis-server', [
-      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', '--loglevel', 'notice', ...args,
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('redis-server', [...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(cwd === undefined ? {} : { cwd }) });
+    running.add(child);
+    child.once('exit', () => running.delete(child));
     let out = '';
     const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 10_000);
     child.once('error', (error) => {
       clearTimeout(timer);
       reject(new Error(`cannot run redis-server (install it: apt-get install redis-server): ${error.message}`));
     });
-    child.once('exit', (code) => {
+    const early = (code: number | null): void => {
       clearTimeout(timer);
       reject(new Error(`redis-server exited (${code}):\n${out}`));
-    });
+    };
+    child.once('exit', early);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
-      if (out.includes('Ready to accept connections')) {
+      if (out.includes(readyText)) {
         clearTimeout(timer);
-        child.removeAllListeners('exit');
+        child.off('exit', early);
         resolve(child);
       }
     });
   });
 }
 
-function ended(child: ChildProcess): Promise<void> {
+function launch(port: number, args: readonly string[]): Promise<ChildProcess> {
+  return launchRedisProcess(['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', '--loglevel', 'notice', ...args]);
+}
+
+/** Resolves once `child` has exited (at once if it has). */
+export function ended(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 

@@ -6,6 +6,8 @@ import Sequencer from '@jest/test-sequencer';
 
 /** Several seconds each (spawned servers and programs, type-checked snippets, floods), longest first. */
 const SLOW = [
+  'spec/redis/sentinel.spec.ts',
+  'spec/redis/cluster.spec.ts',
   'spec/package/doc-programs.spec.ts',
   'spec/package/doc-examples.spec.ts',
   'spec/acceptance/graceful-shutdown.spec.ts',
@@ -13,6 +15,7 @@ const SLOW = [
   'spec/acceptance/npm-start.spec.ts',
   'spec/socket-io/abandoned-handshakes.spec.ts',
   'spec/redis/fail-closed.spec.ts',
+  'spec/redis/failover-resend.spec.ts',
   'spec/ws/ws-bounds.spec.ts',
   'spec/adapters/express-augment.spec.ts',
   'spec/package/runtime-check.spec.ts',
