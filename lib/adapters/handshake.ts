@@ -22,6 +22,8 @@ export function handshakeView(req: IncomingMessage): AuthRequest {
     url: req.url,
     headers: req.headers,
     rawHeaders: req.rawHeaders,
+    // The cross-site check compares origins with the scheme this server is served on: TLS or not.
+    socket: req.socket,
     get headersDistinct() {
       return req.headersDistinct;
     },

@@ -20,6 +20,14 @@ export interface AuthRequest {
   body?: unknown;
   /** Parsed cookies (cookie-parser), read only when there is no `Cookie` header. */
   cookies?: unknown;
+  /**
+   * The scheme the app is served on as the framework reads it (Express's and
+   * Fastify's `req.protocol`, which follow `trust proxy`); read only by the
+   * cookie-write origin check.
+   */
+  protocol?: unknown;
+  /** The connection (`encrypted` on TLS): the scheme when the framework gives none. */
+  socket?: unknown;
 }
 
 /** Where a bearer token was found. */

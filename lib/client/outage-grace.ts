@@ -119,14 +119,15 @@ export class OutageGrace {
   }
 
   /**
-   * The record to trust: with a shared store, the store's (a refusal or
-   * revocation on another instance deleted it there), or this process's
-   * while the store does not answer; without one, this process's.
+   * The record to trust: with a shared store, the store's only (a refusal or
+   * revocation on another instance deleted it there; while the store does not
+   * answer, such a refusal cannot be ruled out, so nothing is served in
+   * grace); without one, this process's.
    */
   async #find(key: string): Promise<GraceRecord | undefined> {
     if (this.shared === undefined) return this.#local.get(key);
     const value = await this.shared.run((store) => store.get(key));
-    return value === STORE_FAILED ? this.#local.get(key) : recordOf(value);
+    return value === STORE_FAILED ? undefined : recordOf(value);
   }
 
   #open(): GraceWindow {

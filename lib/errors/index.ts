@@ -8,6 +8,7 @@ export {
   errorForRefusalOnOurSide,
   isApiTokenRejection,
   isPlatformOutage,
+  notAnOutage,
   isTransientCode,
 } from './platform-codes.js';
 export type { PlatformEndpoint, TransportFault } from './platform-codes.js';

@@ -103,9 +103,15 @@ function outage(error: PlatformError): PlatformError {
   return error;
 }
 
+/** Marks `error` as not the platform being out of service (an edge's 4xx page); returns it. */
+export function notAnOutage(error: PlatformError): PlatformError {
+  OUTAGES.delete(error);
+  return error;
+}
+
 /**
  * True when an error says the platform itself is out of service: E1, E2 or
- * E3 unreachable, timing out, answering 5xx or a body that is not its JSON,
+ * E3 unreachable, timing out, answering 5xx or a 2xx body that is not its JSON,
  * 50000, or the circuit open. Not when our side gave up (the caller went
  * away, the client is closed, too many calls queued) nor when the platform
  * answered a refusal.

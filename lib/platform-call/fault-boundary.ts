@@ -1,4 +1,4 @@
-import { errorForTransportFault, isPlatformError } from '../errors/index.js';
+import { errorForTransportFault, isPlatformError, notAnOutage } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
 import { classifyNoResponse } from './retry-policy.js';
 
@@ -26,8 +26,13 @@ export function faultFromError(error: unknown, endpoint: PlatformEndpoint, budge
   return errorForTransportFault('network', endpoint, code);
 }
 
-/** A response whose body is not the platform's JSON. */
+/**
+ * A response whose body is not the platform's JSON. A 5xx is the platform out
+ * of service; a 3xx or 4xx page (an edge refusing or redirecting) is a 503
+ * all the same, but not an outage the grace may ride out.
+ */
 export function faultFromBadBody(status: number, reason: string, endpoint: PlatformEndpoint): PlatformError {
-  if (status >= 300) return errorForTransportFault('http_status', endpoint, `HTTP ${status}`);
+  if (status >= 500) return errorForTransportFault('http_status', endpoint, `HTTP ${status}`);
+  if (status >= 300) return notAnOutage(errorForTransportFault('http_status', endpoint, `HTTP ${status}`));
   return errorForTransportFault('bad_body', endpoint, reason);
 }

@@ -109,7 +109,7 @@ export function createRedisFleet(options: RedisFleetOptions): RedisFleet {
   };
   const connecting = [...links.owned, ...(links.borrowed !== undefined && !links.borrowed.isOpen ? [links.borrowed] : [])];
   const connected = Promise.all(connecting.map(connectUntilOpen)).then(() => undefined);
-  const store = new RedisVerificationStore(links.publisher, { prefix, topology: links.topology });
+  const store = new RedisVerificationStore(links.publisher, { prefix, topology: links.topology, ...(options.rollingUpgrade === undefined ? {} : { rollingUpgrade: options.rollingUpgrade }) });
   const revocations = new RedisRevocationBus(links.publisher, links.subscriber, { prefix, topology: links.topology, logger, ...(options.rollingUpgrade === undefined ? {} : { rollingUpgrade: options.rollingUpgrade }) });
   return {
     topology: links.topology,

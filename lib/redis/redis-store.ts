@@ -39,6 +39,11 @@ function replyCode(error: unknown): string | undefined {
 export class RedisVerificationStore implements VerificationStore {
   readonly shared = true;
   readonly prefix: string;
+  /**
+   * Revocation markers also under the previous release's unscoped key, while
+   * instances of both releases share this Redis. Default `true`.
+   */
+  readonly rollingUpgrade: boolean;
   /** Redis refused our credentials or rights on the latest command: down for us, however healthy the connection. */
   #refused = false;
 
@@ -50,8 +55,9 @@ export class RedisVerificationStore implements VerificationStore {
   #failing = false;
 
   /** `client`: one server's, a Cluster's or a Sentinel's (`topology` says which; default: told from the client). */
-  constructor(private readonly client: RedisClientLike, options: { prefix: string; topology?: RedisTopology }) {
+  constructor(private readonly client: RedisClientLike, options: { prefix: string; topology?: RedisTopology; rollingUpgrade?: boolean }) {
     this.prefix = checkPrefix(options?.prefix);
+    this.rollingUpgrade = options.rollingUpgrade ?? true;
     this.#topology = options.topology ?? topologyOf(client);
     onReconnect(client, this.#topology, () => this.#rewrite.request());
   }

@@ -33,11 +33,8 @@ export type RevocationAnswer = boolean | 'unknown';
 
 /**
  * Store key of a revocation marker, within a tenant scope when one is given.
- * The unscoped key is the previous release's: it is still written and read so
- * that instances of both releases honour each other's revocations while a
- * rolling upgrade runs. Reading it is safe across tenants: a token is valid
- * for one platform and one game only, so a marker for it refuses nothing
- * another tenant would accept.
+ * The unscoped key is the previous release's: written and read beside the
+ * scoped one while the store keeps it for a rolling upgrade.
  */
 export const revokedKey = (digest: string, scope?: string): string => (scope === undefined ? `revoked:${digest}` : scopedKey(scope, `revoked:${digest}`));
 
@@ -107,11 +104,8 @@ export class Revocations {
   }
 
   async #askShared(digest: string, shared: StoreGuard): Promise<RevocationAnswer> {
-    // This release's marker and the previous release's, read at once.
-    const markers: unknown[] = await Promise.all([
-      shared.run((store) => store.get(revokedKey(digest, this.scope))),
-      shared.run((store) => store.get(revokedKey(digest))),
-    ]);
+    // This release's marker and, during a rolling upgrade, the previous release's, read at once.
+    const markers: unknown[] = await Promise.all(this.#markerKeys(digest).map((key) => shared.run((store) => store.get(key))));
     const present = markers.some((marker) => marker !== STORE_FAILED && marker !== undefined && marker !== null);
     if (!present && markers.includes(STORE_FAILED)) {
       if (this.#local.has(digest)) return true;
@@ -154,16 +148,25 @@ export class Revocations {
     this.#unsubscribe?.();
   }
 
+  /**
+   * The store keys of a token's revocation: under this client's scope, and
+   * the previous release's unscoped key while the store keeps it for a
+   * rolling upgrade (`store.rollingUpgrade`). Only then: a web token is the
+   * member's on every game, so an unscoped marker would refuse it in the
+   * other games of a shared prefix too.
+   */
+  #markerKeys(digest: string): string[] {
+    const scoped = revokedKey(digest, this.scope);
+    return this.shared?.store.rollingUpgrade === true ? [scoped, revokedKey(digest)] : [scoped];
+  }
+
   async #share(event: SessionEndEvent & { kind: 'token' }, at: number): Promise<void> {
     const ttlMs = REVOCATION_TTL_MS - (this.clock.now() - at);
     if (ttlMs <= 0) return;
     let stored = true;
     if (this.shared !== undefined) {
       const shared = this.shared;
-      const results = await Promise.all([
-        shared.run((store) => store.set(revokedKey(event.tokenKey, this.scope), 1, ttlMs)),
-        shared.run((store) => store.set(revokedKey(event.tokenKey), 1, ttlMs)),
-      ]);
+      const results = await Promise.all(this.#markerKeys(event.tokenKey).map((key) => shared.run((store) => store.set(key, 1, ttlMs))));
       stored = !results.includes(STORE_FAILED);
     }
     const published = await this.#publish(event);

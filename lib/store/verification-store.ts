@@ -44,6 +44,12 @@ export interface VerificationStore {
   onReady?(listener: () => void): void;
   /** Optional: true for a store every instance shares (Redis); false or absent for a local one. */
   readonly shared?: boolean;
+  /**
+   * Optional: true while instances of the previous release share this store
+   * (a rolling upgrade): revocation markers are then also written and read
+   * under the previous release's unscoped key, `revoked:<digest>`.
+   */
+  readonly rollingUpgrade?: boolean;
 }
 
 /** A store's own view of its connection. */

@@ -106,6 +106,16 @@ describe('tenants on one Redis with one prefix (real redis-server)', () => {
     expect(a2.ends[2]).toEqual(ended({ kind: 'member', memberNo: DEMO.player, reason: 'admin' }));
   });
 
+  it('a web token revoked in game A stays valid in game B once the rolling upgrade is off (a web token is the member\'s, on every game)', async () => {
+    const a = await instance(live, {}, false);
+    const b = await instance(live, OTHER, false);
+    const web = live.issueWebToken(DEMO.admin);
+    await a.client.revokeUserToken(web);
+    expectPlatformError(await rejectionOf(() => a.client.verifyWebToken(web)), 'invalid_token', 401);
+    expect((await b.client.verifyWebToken(web)).memberNo).toBe(DEMO.admin);
+    expect(await raw.exists(`${PREFIX}revoked:${tokenKey(web)}`)).toBe(0);
+  });
+
   it('Live\'s member end leaves Sandbox\'s sessions of the same game alone', async () => {
     const [l1, s1, s2] = [await instance(live), await instance(sandbox), await instance(sandbox)];
     await l1.client.endMemberSessions(DEMO.admin, 'admin');

@@ -65,14 +65,25 @@ describe('two games sharing one store', () => {
     for (const key of store.keys()) for (const token of [tokenOfA, tokenOfB]) expect(key).not.toContain(token);
   });
 
-  it('a revocation in game A is kept under A\'s scope (and the unscoped marker of the previous release)', async () => {
+  it('a revocation in game A is kept under A\'s scope only, unless the store keeps the previous release\'s marker for a rolling upgrade', async () => {
+    const digests = (store: { keys(): string[] }): string[] => store.keys().filter((key) => key.includes('revoked:')).map((key) => key.replace(/[0-9a-f]{64}$/, '<digest>')).sort();
     const store = mapStore(true);
-    const [a, b] = games(store);
-    const tokenOfA = fx.emulator.login(DEMO.admin, DEMO.gameId).access_token;
-    await a.revokeUserToken(tokenOfA);
-    expect(store.keys().filter((key) => key.includes('revoked:')).map((key) => key.replace(/[0-9a-f]{64}$/, '<digest>')).sort())
-      .toEqual([`${a.tenantScope}:revoked:<digest>`, 'revoked:<digest>']);
-    expect(b.tenantScope).not.toBe(a.tenantScope);
+    const [a] = games(store);
+    await a.revokeUserToken(fx.emulator.login(DEMO.admin, DEMO.gameId).access_token);
+    expect(digests(store)).toEqual([`${a.tenantScope}:revoked:<digest>`]);
+    const upgrading = Object.assign(mapStore(true), { rollingUpgrade: true });
+    const [c] = games(upgrading);
+    await c.revokeUserToken(fx.emulator.login(DEMO.admin, DEMO.gameId).access_token);
+    expect(digests(upgrading)).toEqual([`${c.tenantScope}:revoked:<digest>`, 'revoked:<digest>']);
+  });
+
+  it('a web token (the member\'s, valid for every game) revoked in game A is still accepted in game B', async () => {
+    const [a, b] = games(mapStore(true));
+    const web = fx.emulator.issueWebToken(DEMO.admin);
+    expect((await b.verifyWebToken(web)).memberNo).toBe(DEMO.admin);
+    await a.revokeUserToken(web);
+    expectPlatformError(await rejectionOf(() => a.verifyWebToken(web)), 'invalid_token', 401);
+    expect((await b.verifyWebToken(web)).memberNo).toBe(DEMO.admin);
   });
 });
 
