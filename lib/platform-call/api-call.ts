@@ -8,6 +8,7 @@ import { boundedContext, type CallContext, type CallStats, type PlatformHttp, ty
 import type { ApiTokenProvider } from './api-token-provider.js';
 import type { TokenTrace } from './provider-types.js';
 import type { TokenRunGuard } from './token-run-guard.js';
+import { callChannel } from '../diagnostics/channels.js';
 import type { CallMessage } from '../diagnostics/channels.js';
 import type { Teller } from '../diagnostics/channel-view.js';
 
@@ -38,8 +39,8 @@ export class ApiCall {
     private readonly config: ResolvedPlatformConfig,
     private readonly http: PlatformHttp,
     private readonly provider: ApiTokenProvider,
-    /** The client's: its `call` channel and event. */
-    private readonly events: Teller<'call'>,
+    /** The client's: its `call` channel and event (an EventEmitter, so its listeners are counted here). */
+    private readonly events: Teller<'call'> & { listenerCount(event: 'call'): number },
     private readonly guard?: TokenRunGuard,
   ) {}
 
@@ -120,7 +121,9 @@ export class ApiCall {
   #settle<T>(endpoint: PlatformEndpoint, reply: PlatformReply, parse: Parse<T>, progress: Progress): T {
     if (reply.code !== PlatformCode.SUCCESS) throw errorForPlatformCode(reply.code, endpoint);
     const result = parse(reply, endpoint);
-    if (this.events.heard('call')) this.events.tell('call', { endpoint, outcome: 'success', code: reply.code, ...this.#measure(progress) } satisfies CallMessage);
+    // `heard('call')` read in place (the channel's flag, the client's listeners): every call's
+    // success path asks it, and nothing of ours needs to run for the answer.
+    if (callChannel.hasSubscribers || this.events.listenerCount('call') > 0) this.events.tell('call', { endpoint, outcome: 'success', code: reply.code, ...this.#measure(progress) } satisfies CallMessage);
     return result;
   }
 
