@@ -4,7 +4,7 @@ import { checkTokenSyntax, DEFAULT_RETRY_AFTER_SECONDS, errorForPlatformCode, er
 import { tokenKey } from '../hashing/fingerprint.js';
 import { circuitEventOf, PlatformHttp, SingleFlight } from '../platform-call/index.js';
 import type { CallContext, CircuitEvent, HttpLoad } from '../platform-call/index.js';
-import { isAbortedError, takesAbortable, type Abortable } from '../signal/index.js';
+import { isAbortedError, takesAbortable, type Abortable } from '../platform-call/index.js';
 import { ApiTokenProvider } from '../platform-call/index.js';
 import type { GameUser } from '../types.js';
 import { ApiCall } from '../platform-call/api-call.js';

@@ -3,7 +3,7 @@ import type { ResolvedPlatformConfig } from '../config/index.js';
 import { fingerprint, tokenKey } from '../hashing/fingerprint.js';
 import { errorForPlatformCode, errorForRefusalOnOurSide, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
-import { isAbortedError } from '../signal/index.js';
+import { isAbortedError } from './aborted.js';
 import { boundedContext, type CallContext, type CallStats, type PlatformHttp, type PlatformReply, type PlatformRequest } from './platform-http.js';
 import type { ApiTokenProvider } from './api-token-provider.js';
 import type { TokenTrace } from './provider-types.js';
