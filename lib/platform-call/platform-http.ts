@@ -231,6 +231,9 @@ export class PlatformHttp {
         for (;;) {
           call.stats.attempts += 1;
           attempt = await (platformCallChannel.hasSubscribers ? this.#traced(req, call) : this.#attempt(req, call));
+          // An answer in the platform's JSON decides unless its code is 50000: the common case
+          // (any success or refusal) has no retry to weigh.
+          if (attempt.status !== undefined && !(attempt.body instanceof BadBody) && !isTransientCode(attempt.body.code)) break;
           const delay = this.#retryDelay(attempt, call);
           if (delay === undefined) break;
           await pause(delay, call.signal);
