@@ -25,7 +25,6 @@ import { ChannelViewEmitter } from '../diagnostics/channel-view.js';
 import type { ChannelViews } from '../diagnostics/channel-view.js';
 import { trace, verifyOutcomeFor } from '../diagnostics/publish.js';
 import { clientHealth, waitForApiToken } from './client-health.js';
-import { PlatformRequests } from '../platform-call/platform-requests.js';
 import type { ClientHealth, HealthExtras } from './client-health.js';
 import type { ProbeEvent } from '../platform-call/token-run-guard.js';
 import { outageGrace, tellServedInGrace } from './outage-grace.js';
@@ -86,7 +85,6 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   readonly #refused: RefusalCache;
   readonly #guard: TokenRunGuard;
   readonly #flights: SingleFlight<GameUser>;
-  readonly #requests: PlatformRequests;
   /** Off (undefined) unless `outageGraceMs` is set. */
   readonly #grace: OutageGrace | undefined;
   #closed = false;
@@ -105,7 +103,6 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     this.#api = new ApiCall(this.config, this.#http, this.provider, this, guard);
     this.#fleet = clientFleet(this.config, options, (event) => this.emit('session-end', event));
     this.#refused = new RefusalCache(this.config.invalidTokenCacheMs, this.config.monotonic);
-    this.#requests = new PlatformRequests(this.config);
     this.#grace = outageGrace(options, this.config, this.#fleet.shared, (kind, digest) => scopedKey(this.#fleet.scope, `grace:${kind}:${digest}`));
     // Its verifications take the adapters' light hang-up signal as it is. Not a subclass's: an
     // override may hand its signal to an API that needs a real AbortSignal.
@@ -136,12 +133,12 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
 
   #lookup(query: MemberQuery, context: CallContext): Promise<GameUser | null> {
     const params = searchParams(query);
-    return this.#api.run('E3', (apiToken) => ({
+    return this.#api.run('E3', (headers) => ({
       endpoint: 'E3',
       method: 'GET',
-      path: this.#requests.memberPath,
+      path: this.#api.memberPath,
       query: params,
-      headers: this.#requests.headers(apiToken),
+      headers,
     }), memberFromReply, undefined, context);
   }
 
@@ -354,17 +351,17 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     const ticket = cache.enabled ? cache.begin(key) : undefined;
     try {
       const ids = kind === 'E2'
-        ? await this.#api.run('E2', (apiToken) => ({
+        ? await this.#api.run('E2', (headers) => ({
           endpoint: 'E2',
           method: 'POST',
-          path: this.#requests.verifyPath,
-          headers: this.#requests.headers(apiToken),
+          path: this.#api.verifyPath,
+          headers,
           body: { access_token: token },
         }), verifiedIdentifiers, token, context)
         : await this.#api.runWithoutApiToken('web', {
           endpoint: 'web',
           method: 'GET',
-          path: this.#requests.memberPath,
+          path: this.#api.memberPath,
           headers: { Authorization: `Bearer ${token}`, 'caller-id': this.config.callerId },
         }, verifiedIdentifiers, context);
       // A member_no in the answer (the common case) needs no second call, nor a promise.

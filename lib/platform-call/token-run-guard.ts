@@ -6,7 +6,7 @@ import type { CallContext, PlatformHttp, PlatformRequest } from './platform-http
 import type { MonotonicClock } from '../time/monotonic.js';
 import type { ProbeMessage, ProbeOutcome } from '../diagnostics/channels.js';
 import type { Teller } from '../diagnostics/channel-view.js';
-import { apiHeaders, memberPath } from './platform-requests.js';
+import { apiHeaders, memberPath } from './api-call.js';
 
 /** Distinct user tokens refused with 40000 in a row (no success between) that make us check our own API token. */
 export const INVALID_TOKEN_RUN_LENGTH = 20;
