@@ -130,13 +130,14 @@ export class ApiCall {
   }
 
   /**
-   * The guard's reading of an E2 answer: a success only resets its run (no
-   * promise); a 40000 may make it probe our own API token. True when the
+   * The guard's reading of an E2 answer: a success only resets its run, if
+   * any (no promise); a 40000 may make it probe our own API token. True when the
    * 40000 is blamed on our side.
    */
   #guarded(guard: TokenRunGuard, answer: PlatformReply, subject: string, apiToken: string, ctx: CallContext): boolean | Promise<boolean> {
-    if (answer.code === PlatformCode.SUCCESS) guard.success();
-    else if (answer.code === PlatformCode.BAD_REQUEST) return guard.ourFault(answer.code, tokenKey(subject), apiToken, ctx);
+    if (answer.code === PlatformCode.BAD_REQUEST) return guard.ourFault(answer.code, tokenKey(subject), apiToken, ctx);
+    // The common success, with no run counted and nothing suspected, has nothing to reset.
+    if (answer.code === PlatformCode.SUCCESS && !guard.quiet) guard.success();
     return false;
   }
 
