@@ -7,8 +7,8 @@
 //
 // Usage: npx tsx bench/hot-path-functions.ts [--json | --summary] [--mode=requireGameUser|passport]
 //
-// Measured (requireGameUser): 27 files in 10 folders, 72 functions before the adapter kit had
-// its two ways in; see docs/performance.md for the figures since.
+// Measured (requireGameUser): 18 files in 6 folders, 65 functions (the adapter, the kit, auth,
+// the client, the platform call, errors); see docs/performance.md for the figures over time.
 import { Session } from 'node:inspector/promises';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
