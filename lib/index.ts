@@ -87,7 +87,7 @@ export type { ProblemResponse, ProblemResponseOptions, Problem, ProblemBody, Pro
 // Types named in the signatures above, so applications can name them too.
 export type { Env } from './config/from-env.js';
 export type { PlatformHttp, PlatformRequest, PlatformReply, CallStats, CallContext } from './platform-call/index.js';
-export type { Abortable } from './signal/index.js';
+export type { Abortable } from './platform-call/index.js';
 export type { Teller } from './diagnostics/channel-view.js';
 export type { Scope } from './diagnostics/scope.js';
 export type { ChannelView, ChannelViews } from './diagnostics/channel-view.js';

@@ -1,4 +1,4 @@
-import { DeadlineSignal } from '../signal/index.js';
+import { DeadlineSignal } from '../platform-call/index.js';
 
 /** Something whose client can leave: a socket, a response, a Socket.IO connection. */
 export interface Leavable {

@@ -6,7 +6,7 @@ import { findBearerToken } from './extract-token.js';
 import { resolveAuthenticateOptions, type ResolvedAuthenticateOptions } from './resolve-options.js';
 import type { AuthenticateOptions, AuthRequest, TokenSource, UserTokenVerifier } from './types.js';
 import { toPlatformError } from './unexpected-error.js';
-import { acceptsAbortable, bridgeSignal } from '../signal/signal-bridge.js';
+import { acceptsAbortable, bridgeSignal } from '../platform-call/signal-bridge.js';
 
 /** Per-request options of an {@link Authenticator} call. */
 export interface AuthenticateCallOptions {

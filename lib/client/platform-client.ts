@@ -2,9 +2,9 @@ import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import { checkTokenSyntax, DEFAULT_RETRY_AFTER_SECONDS, errorForPlatformCode, errorForTransportFault, isPlatformError, PlatformCode, PlatformError } from '../errors/index.js';
 import { tokenKey } from '../hashing/fingerprint.js';
-import { circuitEventOf, PlatformHttp, SingleFlight } from '../platform-call/index.js';
+import { circuitEventOf, memberFromReply, PlatformHttp, SingleFlight, verifiedIdentifiers } from '../platform-call/index.js';
 import type { CallContext, CircuitEvent, HttpLoad } from '../platform-call/index.js';
-import { isAbortedError, takesAbortable, type Abortable } from '../signal/index.js';
+import { isAbortedError, takesAbortable, type Abortable } from '../platform-call/index.js';
 import { ApiTokenProvider } from '../platform-call/index.js';
 import type { GameUser } from '../types.js';
 import { ApiCall } from '../platform-call/api-call.js';
@@ -12,7 +12,6 @@ import type { CallEvent, PlatformClientOptions } from './client-options.js';
 import { clientConfig } from './client-options.js';
 import { searchParams } from './client-input.js';
 import type { MemberQuery } from './client-input.js';
-import { memberFromReply, verifiedIdentifiers } from './member-reply.js';
 import { RefusalCache } from './refusal-cache.js';
 import { clientFleet } from './client-fleet.js';
 import type { ClientFleet } from './client-fleet.js';
@@ -25,7 +24,6 @@ import { ChannelViewEmitter } from '../diagnostics/channel-view.js';
 import type { ChannelViews } from '../diagnostics/channel-view.js';
 import { trace, verifyOutcomeFor } from '../diagnostics/publish.js';
 import { clientHealth, waitForApiToken } from './client-health.js';
-import { PlatformRequests } from '../platform-call/platform-requests.js';
 import type { ClientHealth, HealthExtras } from './client-health.js';
 import type { ProbeEvent } from '../platform-call/token-run-guard.js';
 import { outageGrace, tellServedInGrace } from './outage-grace.js';
@@ -86,7 +84,6 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
   readonly #refused: RefusalCache;
   readonly #guard: TokenRunGuard;
   readonly #flights: SingleFlight<GameUser>;
-  readonly #requests: PlatformRequests;
   /** Off (undefined) unless `outageGraceMs` is set. */
   readonly #grace: OutageGrace | undefined;
   #closed = false;
@@ -105,7 +102,6 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     this.#api = new ApiCall(this.config, this.#http, this.provider, this, guard);
     this.#fleet = clientFleet(this.config, options, (event) => this.emit('session-end', event));
     this.#refused = new RefusalCache(this.config.invalidTokenCacheMs, this.config.monotonic);
-    this.#requests = new PlatformRequests(this.config);
     this.#grace = outageGrace(options, this.config, this.#fleet.shared, (kind, digest) => scopedKey(this.#fleet.scope, `grace:${kind}:${digest}`));
     // Its verifications take the adapters' light hang-up signal as it is. Not a subclass's: an
     // override may hand its signal to an API that needs a real AbortSignal.
@@ -136,12 +132,12 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
 
   #lookup(query: MemberQuery, context: CallContext): Promise<GameUser | null> {
     const params = searchParams(query);
-    return this.#api.run('E3', (apiToken) => ({
+    return this.#api.run('E3', (headers) => ({
       endpoint: 'E3',
       method: 'GET',
-      path: this.#requests.memberPath,
+      path: this.#api.memberPath,
       query: params,
-      headers: this.#requests.headers(apiToken),
+      headers,
     }), memberFromReply, undefined, context);
   }
 
@@ -354,17 +350,17 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> {
     const ticket = cache.enabled ? cache.begin(key) : undefined;
     try {
       const ids = kind === 'E2'
-        ? await this.#api.run('E2', (apiToken) => ({
+        ? await this.#api.run('E2', (headers) => ({
           endpoint: 'E2',
           method: 'POST',
-          path: this.#requests.verifyPath,
-          headers: this.#requests.headers(apiToken),
+          path: this.#api.verifyPath,
+          headers,
           body: { access_token: token },
         }), verifiedIdentifiers, token, context)
         : await this.#api.runWithoutApiToken('web', {
           endpoint: 'web',
           method: 'GET',
-          path: this.#requests.memberPath,
+          path: this.#api.memberPath,
           headers: { Authorization: `Bearer ${token}`, 'caller-id': this.config.callerId },
         }, verifiedIdentifiers, context);
       // A member_no in the answer (the common case) needs no second call, nor a promise.

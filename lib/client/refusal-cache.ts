@@ -19,17 +19,23 @@ export class RefusalCache {
     });
   }
 
-  /** True when nothing is remembered (a lookup would find nothing). */
-  get empty(): boolean {
-    return this.#lru === undefined || this.#lru.size === 0;
-  }
+  /**
+   * True when nothing is remembered (a lookup would find nothing). A plain
+   * field, read on every verification: the entries change only by
+   * {@link get} (an expired one is dropped when read) and {@link set}, which
+   * keep it. Read it, never write it.
+   */
+  empty = true;
 
   /** The platform's code when `key` was refused lately. */
   get(key: string): number | undefined {
-    return this.#lru?.get(key);
+    const code = this.#lru?.get(key);
+    this.empty = this.#lru === undefined || this.#lru.size === 0;
+    return code;
   }
 
   set(key: string, code: number): void {
     this.#lru?.set(key, code);
+    this.empty = this.#lru === undefined || this.#lru.size === 0;
   }
 }

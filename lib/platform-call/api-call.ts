@@ -3,18 +3,31 @@ import type { ResolvedPlatformConfig } from '../config/index.js';
 import { fingerprint, tokenKey } from '../hashing/fingerprint.js';
 import { errorForPlatformCode, errorForRefusalOnOurSide, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
-import { isAbortedError } from '../signal/index.js';
+import { isAbortedError } from './aborted.js';
 import { boundedContext, type CallContext, type CallStats, type PlatformHttp, type PlatformReply, type PlatformRequest } from './platform-http.js';
 import type { ApiTokenProvider } from './api-token-provider.js';
 import type { TokenTrace } from './provider-types.js';
 import type { TokenRunGuard } from './token-run-guard.js';
+import { callChannel } from '../diagnostics/channels.js';
 import type { CallMessage } from '../diagnostics/channels.js';
 import type { Teller } from '../diagnostics/channel-view.js';
 
 export type { CallContext } from './platform-http.js';
 
 type Parse<T> = (reply: PlatformReply, endpoint: PlatformEndpoint) => T;
-type Build = (apiToken: string) => PlatformRequest;
+/** Builds the request from the headers that carry the API token (the same object while the token is). */
+type Build = (headers: Record<string, string>) => PlatformRequest;
+
+/** `/member/v3.0/{game_id}`, the base of E2, E3 and the web-token check. */
+export function memberPath(config: ResolvedPlatformConfig): string {
+  return `/member/v3.0/${encodeURIComponent(config.gameId)}`;
+}
+
+// The platform lists Content-Type: application/json for E2 and E3 alike (E3 is a GET with no body).
+/** The headers of a call authenticated with the API token. */
+export function apiHeaders(config: ResolvedPlatformConfig, apiToken: string): Record<string, string> {
+  return { Authorization: `Bearer ${apiToken}`, 'caller-id': config.callerId, 'Content-Type': 'application/json' };
+}
 
 /** One operation's progress, for its `call` message: the HTTP layer counts its attempts, the provider names its API token. */
 interface Progress extends CallStats, TokenTrace {
@@ -23,7 +36,8 @@ interface Progress extends CallStats, TokenTrace {
 
 /**
  * One platform operation within one budget (`totalTimeoutMs`, API-token
- * issuance included, or the context's deadline): the body's code decides;
+ * issuance included, or the context's deadline), sent on the platform's
+ * paths with the headers that carry the API token: the body's code decides;
  * the API-token provider runs it with its token (refusal, one reissue, one
  * retry). Whether a 40000 blames our own API token is decided here, by the
  * guard, before the provider reads the answer. Each operation ends in one
@@ -31,17 +45,28 @@ interface Progress extends CallStats, TokenTrace {
  * log line, through the provider's one throttle.
  */
 export class ApiCall {
+  /** `/member/v3.0/{game_id}`: E3 and the web-token check. */
+  readonly memberPath: string;
+  /** E2's path. */
+  readonly verifyPath: string;
   /** The last API token's fingerprint: a SHA-256 per `call` message would be wasted. */
   #fingerprinted: { token: string; fingerprint: string } | undefined;
+  /** The API token {@link #headers} carry. */
+  #headersToken: string | undefined;
+  /** Built once per API token: the transport reuses its merge with its own headers while the object is the same. */
+  #headers: Record<string, string> = {};
 
   constructor(
     private readonly config: ResolvedPlatformConfig,
     private readonly http: PlatformHttp,
     private readonly provider: ApiTokenProvider,
-    /** The client's: its `call` channel and event. */
-    private readonly events: Teller<'call'>,
+    /** The client's: its `call` channel and event (an EventEmitter, so its listeners are counted here). */
+    private readonly events: Teller<'call'> & { listenerCount(event: 'call'): number },
     private readonly guard?: TokenRunGuard,
-  ) {}
+  ) {
+    this.memberPath = memberPath(config);
+    this.verifyPath = `${this.memberPath}/token/verify`;
+  }
 
   /**
    * A call authenticated with the API token (E2, E3). `subject` (the user
@@ -58,7 +83,7 @@ export class ApiCall {
       // no closure, no options object).
       const first = this.provider.heldToken() ?? await this.provider.getToken(ctx);
       progress.apiToken = first;
-      const answer = await this.http.request(build(first), progress, ctx);
+      const answer = await this.http.request(build(first === this.#headersToken ? this.#headers : this.#headersFor(first)), progress, ctx);
       const blamed = guard === undefined ? false : this.#guarded(guard, answer, subject!, first, ctx);
       const ourSide = blamed instanceof Promise ? await blamed : blamed;
       let reply = answer;
@@ -85,7 +110,7 @@ export class ApiCall {
     /** Set by the guard after an answer, before the provider reads it. */
     let ourSide = blamed;
     const attempt = async (apiToken: string): Promise<PlatformReply> => {
-      const again = await this.http.request(build(apiToken), progress, ctx);
+      const again = await this.http.request(build(this.#headersFor(apiToken)), progress, ctx);
       ourSide = guard === undefined ? false : await this.#guarded(guard, again, subject!, apiToken, ctx);
       return again;
     };
@@ -95,14 +120,24 @@ export class ApiCall {
     });
   }
 
+  /** The headers for `apiToken`: the same object while the token is the same. Never change it. */
+  #headersFor(apiToken: string): Record<string, string> {
+    if (apiToken !== this.#headersToken) {
+      this.#headersToken = apiToken;
+      this.#headers = apiHeaders(this.config, apiToken);
+    }
+    return this.#headers;
+  }
+
   /**
-   * The guard's reading of an E2 answer: a success only resets its run (no
-   * promise); a 40000 may make it probe our own API token. True when the
+   * The guard's reading of an E2 answer: a success only resets its run, if
+   * any (no promise); a 40000 may make it probe our own API token. True when the
    * 40000 is blamed on our side.
    */
   #guarded(guard: TokenRunGuard, answer: PlatformReply, subject: string, apiToken: string, ctx: CallContext): boolean | Promise<boolean> {
-    if (answer.code === PlatformCode.SUCCESS) guard.success();
-    else if (answer.code === PlatformCode.BAD_REQUEST) return guard.ourFault(answer.code, tokenKey(subject), apiToken, ctx);
+    if (answer.code === PlatformCode.BAD_REQUEST) return guard.ourFault(answer.code, tokenKey(subject), apiToken, ctx);
+    // The common success, with no run counted and nothing suspected, has nothing to reset.
+    if (answer.code === PlatformCode.SUCCESS && !guard.quiet) guard.success();
     return false;
   }
 
@@ -120,7 +155,9 @@ export class ApiCall {
   #settle<T>(endpoint: PlatformEndpoint, reply: PlatformReply, parse: Parse<T>, progress: Progress): T {
     if (reply.code !== PlatformCode.SUCCESS) throw errorForPlatformCode(reply.code, endpoint);
     const result = parse(reply, endpoint);
-    if (this.events.heard('call')) this.events.tell('call', { endpoint, outcome: 'success', code: reply.code, ...this.#measure(progress) } satisfies CallMessage);
+    // `heard('call')` read in place (the channel's flag, the client's listeners): every call's
+    // success path asks it, and nothing of ours needs to run for the answer.
+    if (callChannel.hasSubscribers || this.events.listenerCount('call') > 0) this.events.tell('call', { endpoint, outcome: 'success', code: reply.code, ...this.#measure(progress) } satisfies CallMessage);
     return result;
   }
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { errorForTransportFault } from '../errors/index.js';
 import type { PlatformEndpoint } from '../errors/index.js';
-import type { Abortable } from '../signal/deadline-signal.js';
+import type { Abortable } from './deadline-signal.js';
 
 
 interface Waiter {

@@ -7,9 +7,9 @@ import { CallLimiter } from './call-limiter.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import type { CallVerdict, CircuitEvent, CircuitState } from './circuit-breaker.js';
 import { logCircuitChange } from './circuit-log.js';
-import { DeadlineSignal } from '../signal/deadline-signal.js';
-import type { Abortable } from '../signal/deadline-signal.js';
-import { abortedError } from '../signal/aborted.js';
+import { DeadlineSignal } from './deadline-signal.js';
+import type { Abortable } from './deadline-signal.js';
+import { abortedError } from './aborted.js';
 import { faultFromBadBody, faultFromError } from './fault-boundary.js';
 import { BadBody, parsePlatformBody } from './platform-body.js';
 import type { ParsedBody, PlatformBody } from './platform-body.js';
@@ -231,6 +231,9 @@ export class PlatformHttp {
         for (;;) {
           call.stats.attempts += 1;
           attempt = await (platformCallChannel.hasSubscribers ? this.#traced(req, call) : this.#attempt(req, call));
+          // An answer in the platform's JSON decides unless its code is 50000: the common case
+          // (any success or refusal) has no retry to weigh.
+          if (attempt.status !== undefined && !(attempt.body instanceof BadBody) && !isTransientCode(attempt.body.code)) break;
           const delay = this.#retryDelay(attempt, call);
           if (delay === undefined) break;
           await pause(delay, call.signal);

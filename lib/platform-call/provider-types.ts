@@ -1,6 +1,6 @@
 import type { ErrorKind, PlatformEndpoint } from '../errors/index.js';
 import type { PlatformHttp } from './platform-http.js';
-import type { Abortable } from '../signal/index.js';
+import type { Abortable } from './deadline-signal.js';
 import type { Logger } from '../types.js';
 
 /** Extra collaborators of an {@link ApiTokenProvider}. */

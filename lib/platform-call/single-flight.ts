@@ -1,7 +1,7 @@
 import type { PlatformEndpoint } from '../errors/index.js';
-import { abortedError } from '../signal/aborted.js';
-import { DeadlineSignal } from '../signal/deadline-signal.js';
-import type { Abortable } from '../signal/deadline-signal.js';
+import { abortedError } from './aborted.js';
+import { DeadlineSignal } from './deadline-signal.js';
+import type { Abortable } from './deadline-signal.js';
 import { boundedContext, type CallContext } from './platform-http.js';
 
 const ONCE = { once: true } as const;

@@ -6,7 +6,7 @@ import type { CallContext, PlatformHttp, PlatformRequest } from './platform-http
 import type { MonotonicClock } from '../time/monotonic.js';
 import type { ProbeMessage, ProbeOutcome } from '../diagnostics/channels.js';
 import type { Teller } from '../diagnostics/channel-view.js';
-import { apiHeaders, memberPath } from './platform-requests.js';
+import { apiHeaders, memberPath } from './api-call.js';
 
 /** Distinct user tokens refused with 40000 in a row (no success between) that make us check our own API token. */
 export const INVALID_TOKEN_RUN_LENGTH = 20;
@@ -63,6 +63,12 @@ const VERDICT: Record<ProbeOutcome, { level: 'error' | 'info'; text: string }> =
 export class TokenRunGuard {
   readonly #run: RunCounter;
   #suspect = false;
+  /**
+   * True while no 40000 was counted since the last success and nothing is
+   * suspected: a success then has nothing to reset. A plain field, read on
+   * every E2 success instead of calling {@link success}. Read it, never write it.
+   */
+  quiet = true;
 
   constructor(
     private readonly config: ResolvedPlatformConfig,
@@ -86,6 +92,7 @@ export class TokenRunGuard {
   success(): void {
     this.#run.success();
     this.#suspect = false;
+    this.quiet = true;
   }
 
   /**
@@ -98,6 +105,7 @@ export class TokenRunGuard {
       return false;
     }
     if (code !== PlatformCode.BAD_REQUEST) return false;
+    this.quiet = false;
     const distinct = this.#run.refused(subject);
     if (distinct === 0) return false;
     const outcome = await this.#probe(apiToken, context, distinct);

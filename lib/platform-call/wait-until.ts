@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { PlatformError } from '../errors/index.js';
-import type { Abortable } from '../signal/index.js';
+import type { Abortable } from './deadline-signal.js';
 
 
 /**

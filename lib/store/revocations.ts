@@ -59,6 +59,14 @@ export class Revocations {
   readonly #unsentMemberEnds: Unsynced[] = [];
   readonly #unsubscribe: (() => void) | undefined;
   #flushing = false;
+  /**
+   * True when no token can be revoked without looking it up: none held here
+   * and no shared store to ask. A verification then needs no digest for it.
+   * A plain field, read on every verification: kept by this class (the local
+   * markers are never deleted, so it turns false for good at the first one).
+   * Read it, never write it.
+   */
+  holdsNone: boolean;
 
   constructor(
     private readonly shared: StoreGuard | undefined,
@@ -71,17 +79,16 @@ export class Revocations {
     this.#local = new LazyLru<string, true>({
       max: LOCAL_REVOCATIONS_MAX, ttl: REVOCATION_TTL_MS, ttlResolution: 0, ttlAutopurge: false, perf: clock,
     });
+    this.holdsNone = shared === undefined;
     shared?.onRecovery(() => void this.#flush());
     bus?.onReady?.(() => void this.#flush());
     this.#unsubscribe = bus?.subscribe((event) => this.#remote(event), { scope });
   }
 
-  /**
-   * True when no token can be revoked without looking it up: none held here
-   * and no shared store to ask. A verification then needs no digest for it.
-   */
-  get holdsNone(): boolean {
-    return this.shared === undefined && this.#local.size === 0;
+  /** Marks a token revoked in this process. */
+  #hold(digest: string): void {
+    this.#local.set(digest, true);
+    this.holdsNone = false;
   }
 
   /** True when this process knows the token as revoked (no I/O). */
@@ -113,12 +120,12 @@ export class Revocations {
     }
     if (!present) return false;
     // Learnt from the store (the bus message was missed): remember it here too.
-    this.#local.set(digest, true);
+    this.#hold(digest);
     return true;
   }
 
   async revoke(digest: string, reason: SessionEndReason): Promise<void> {
-    this.#local.set(digest, true);
+    this.#hold(digest);
     publishRevocation(digest, 'local');
     const event: SessionEndEvent = { kind: 'token', tokenKey: digest, reason, scope: this.scope, at: Date.now() };
     this.onEnd(bare(event), 'local');
@@ -217,7 +224,7 @@ export class Revocations {
     // being valid for one tenant only.
     if (event.scope !== undefined && event.scope !== this.scope) return;
     if (event.kind === 'token') {
-      this.#local.set(event.tokenKey, true);
+      this.#hold(event.tokenKey);
       publishRevocation(event.tokenKey, 'remote');
     }
     this.onEnd(bare(event), 'remote');

@@ -74,6 +74,8 @@ export class VerificationCache {
   readonly #memory: MemoryVerificationStore | undefined;
   readonly #recent = new LRUCache<string, Recent>({ max: RECENT_MAX });
   #seq = 0;
+  /** True when a store backs the cache; a plain field, read on every verification. */
+  readonly enabled: boolean;
 
   constructor(
     private readonly guard: StoreGuard | undefined,
@@ -83,10 +85,7 @@ export class VerificationCache {
   ) {
     this.#label = guard?.store.shared === true ? 'shared' : 'memory';
     this.#memory = guard?.store instanceof MemoryVerificationStore ? guard.store : undefined;
-  }
-
-  get enabled(): boolean {
-    return this.guard !== undefined;
+    this.enabled = guard !== undefined;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { VerifyCallOptions } from '../../lib/auth/types.js';
 import type { PlatformClient } from '../../lib/client/index.js';
-import { CALLER_GONE } from '../../lib/signal/aborted.js';
+import { CALLER_GONE } from '../../lib/platform-call/aborted.js';
 import { PlatformClient as Client } from '../../lib/client/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { ADAPTERS } from '../support/adapter-servers.js';

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { abortOnHangUp } from '../../lib/adapters/index.js';
-import { CALLER_GONE } from '../../lib/signal/aborted.js';
-import { DeadlineSignal } from '../../lib/signal/deadline-signal.js';
-import { bridgeSignal } from '../../lib/signal/signal-bridge.js';
+import { CALLER_GONE } from '../../lib/platform-call/aborted.js';
+import { DeadlineSignal } from '../../lib/platform-call/deadline-signal.js';
+import { bridgeSignal } from '../../lib/platform-call/signal-bridge.js';
 
 class FakeResponse extends EventEmitter {
   writableEnded = false;

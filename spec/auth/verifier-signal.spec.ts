@@ -4,7 +4,7 @@ import { createAuthenticator } from '../../lib/auth/authenticate.js';
 import type { VerifyCallOptions } from '../../lib/auth/types.js';
 import { PlatformClient } from '../../lib/client/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
-import { CALLER_GONE } from '../../lib/signal/aborted.js';
+import { CALLER_GONE } from '../../lib/platform-call/aborted.js';
 import type { GameUser } from '../../lib/types.js';
 import { DEMO, configFor, startTestEmulator } from '../support/client-harness.js';
 

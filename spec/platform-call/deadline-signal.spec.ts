@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { PlatformHttp } from '../../lib/platform-call/index.js';
-import { DeadlineSignal } from '../../lib/signal/deadline-signal.js';
+import { DeadlineSignal } from '../../lib/platform-call/deadline-signal.js';
 import { startRawServer } from '../support/client-raw-server.js';
 import type { RawServer } from '../support/client-raw-server.js';
 import { rejectionOf } from '../support/client-harness.js';

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { connect } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { isPlatformError, PlatformClient } from '../../lib/index.js';
-import { CALLER_GONE } from '../../lib/signal/index.js';
+import { CALLER_GONE } from '../../lib/platform-call/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import { DEMO, configFor, startTestEmulator } from '../support/client-harness.js';
 
