@@ -36,8 +36,9 @@ const list = (value: string): string[] => value.split(',').map((item) => item.tr
 function loadRedisLocation(env: Env): RedisLocation | null {
   const names = ['REDIS_URL', 'REDIS_CLUSTER_URLS', 'REDIS_SENTINELS'] as const;
   const set = names.filter((name) => read(env, name) !== undefined);
-  if (set.length > 1) throw new Error(`${set.join(' and ')} are both set: give one of REDIS_URL, REDIS_CLUSTER_URLS or REDIS_SENTINELS.`);
+  if (set.length > 1) throw new Error(`${set.join(' and ')} are ${set.length === 2 ? 'both' : 'all'} set: give one of REDIS_URL, REDIS_CLUSTER_URLS or REDIS_SENTINELS.`);
   const master = read(env, 'REDIS_SENTINEL_MASTER');
+  if (master !== undefined && set.length === 1 && set[0] !== 'REDIS_SENTINELS') throw new Error(`REDIS_SENTINEL_MASTER is set with ${set[0]}: it names the master group of REDIS_SENTINELS only.`);
   if (set.length === 0) {
     if (master !== undefined) throw new Error('REDIS_SENTINEL_MASTER is set without REDIS_SENTINELS.');
     return null;

@@ -4,8 +4,12 @@ import type { GameUser } from '../lib/types.js';
 export interface MemberBody {
   member_no: string;
   guid: string | null;
+  /** Present (true) only when the platform was out of service and the answer came from the outage grace. */
+  served_in_grace?: true;
 }
 
 export function memberBody(user: GameUser): MemberBody {
-  return { member_no: user.memberNo, guid: user.guid };
+  return user.servedInGrace === true
+    ? { member_no: user.memberNo, guid: user.guid, served_in_grace: true }
+    : { member_no: user.memberNo, guid: user.guid };
 }

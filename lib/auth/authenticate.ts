@@ -123,8 +123,10 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
       throw reject(new TypeError('the verifier did not return a GameUser'), 'token verifier');
     }
     let user: GameUser & U;
+    // An answer of the outage grace keeps its mark, so the route (and a live session) can tell.
+    const grace = (verified as GameUser).servedInGrace === true;
     if (mapUser === undefined) {
-      user = { memberNo, guid } as GameUser & U;
+      user = (grace ? { memberNo, guid, servedInGrace: true } : { memberNo, guid }) as GameUser & U;
     } else {
       try {
         // The platform's identifiers win over anything the hook returns.
@@ -132,6 +134,7 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
       } catch (err) {
         throw reject(err, 'mapUser hook');
       }
+      if (grace) user.servedInGrace = true;
     }
     if (authorize !== undefined) {
       let allowed: unknown;

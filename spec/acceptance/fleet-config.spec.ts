@@ -25,6 +25,9 @@ describe('loadFleetSettings (the example app on one Redis server, a Cluster or S
     expect(() => loadFleetSettings({ REDIS_SENTINELS: '10.0.0.1:26379' }, 'G', 'live')).toThrow('REDIS_SENTINELS needs REDIS_SENTINEL_MASTER');
     expect(() => loadFleetSettings({ REDIS_SENTINELS: 'redis://10.0.0.1:26379', REDIS_SENTINEL_MASTER: 'm' }, 'G', 'live')).toThrow('REDIS_SENTINELS must be');
     expect(() => loadFleetSettings({ REDIS_SENTINEL_MASTER: 'm' }, 'G', 'live')).toThrow('REDIS_SENTINEL_MASTER is set without REDIS_SENTINELS');
+    expect(() => loadFleetSettings({ REDIS_URL: 'redis://a:1', REDIS_SENTINEL_MASTER: 'm' }, 'G', 'live')).toThrow('REDIS_SENTINEL_MASTER is set with REDIS_URL');
+    expect(() => loadFleetSettings({ REDIS_URL: 'redis://a:1', REDIS_CLUSTER_URLS: 'redis://b:2', REDIS_SENTINELS: 'c:3', REDIS_SENTINEL_MASTER: 'm' }, 'G', 'live'))
+      .toThrow('REDIS_URL and REDIS_CLUSTER_URLS and REDIS_SENTINELS are all set');
   });
 });
 

@@ -145,10 +145,12 @@ describe('npm start failures', () => {
       expect(app.stdout()).toContain('Outage grace: 600000 ms');
       const me = (token: string): Promise<Response> => fetch(`${url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
       const token = emulator.login('20005061987', 'demo-game').access_token;
-      expect((await me(token)).status).toBe(200);
+      const verified = await me(token);
+      // A normal answer carries no grace mark; one served in grace says so.
+      expect([verified.status, await verified.json()]).toEqual([200, { member_no: '20005061987', guid: expect.any(String) }]);
       emulator.injectFault({ endpoint: 'E2', type: 'http5xx', count: Infinity });
       const served = await me(token);
-      expect([served.status, await served.json()]).toEqual([200, { member_no: '20005061987', guid: expect.any(String) }]);
+      expect([served.status, await served.json()]).toEqual([200, { member_no: '20005061987', guid: expect.any(String), served_in_grace: true }]);
       expect((await me(emulator.login('20005061987', 'demo-game').access_token)).status).toBe(503);
     } finally {
       await app.stop();

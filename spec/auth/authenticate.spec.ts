@@ -36,6 +36,15 @@ describe('authenticateRequest', () => {
     expect(client.verifyUserToken).not.toHaveBeenCalled();
   });
 
+  it('keeps the outage grace\'s mark on the player, with or without mapUser', async () => {
+    const client = fakeClient({ verifyUserToken: async () => ({ ...USER, servedInGrace: true }) });
+    await expect(authenticateRequest(bearer('tok'), { client })).resolves.toEqual({ ...USER, servedInGrace: true });
+    const mapped = createAuthenticator({ client, mapUser: async () => ({ role: 'player' }) });
+    await expect(mapped(bearer('tok'))).resolves.toEqual({ ...USER, role: 'player', servedInGrace: true });
+    // A normal answer carries no mark.
+    await expect(authenticateRequest(bearer('tok'), { client: fakeClient() })).resolves.toEqual(USER);
+  });
+
   it('keeps the verifier bound to the client', async () => {
     const client = { seen: [] as string[], async verifyUserToken(this: { seen: string[] }, token: string) { this.seen.push(token); return USER; } };
     await authenticateRequest(bearer('tok'), { client });

@@ -60,7 +60,7 @@ describe('the outage grace shared by two instances', () => {
       emulator.injectFault({ endpoint: 'E2', type: 'http5xx', count: Infinity });
       expect(await b.verifyUserToken(token)).toEqual({ ...user, servedInGrace: true });
       const me = await fetch(`${app.url}/api/me`, { headers: { Authorization: `Bearer ${token}` } });
-      expect([me.status, await me.json()]).toEqual([200, { member_no: user.memberNo, guid: user.guid }]);
+      expect([me.status, await me.json()]).toEqual([200, { member_no: user.memberNo, guid: user.guid, served_in_grace: true }]);
       const unseen = await fetch(`${app.url}/api/me`, { headers: { Authorization: `Bearer ${emulator.login(DEMO.player, DEMO.gameId).access_token}` } });
       expect([unseen.status, unseen.headers.get('retry-after')]).toEqual([503, expect.stringMatching(/^[1-9][0-9]*$/)]);
       const logout = await fetch(`${app.url}/api/logout`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
