@@ -124,7 +124,7 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
     }
     let user: GameUser & U;
     // An answer of the outage grace keeps its mark, so the route (and a live session) can tell.
-    const grace = (verified).servedInGrace === true;
+    const grace = verified.servedInGrace === true;
     if (mapUser === undefined) {
       user = (grace ? { memberNo, guid, servedInGrace: true } : { memberNo, guid }) as GameUser & U;
     } else {
