@@ -63,7 +63,7 @@ interface BoundedConnection {
 // One listener per bound, shared by every connection with that bound (the emitter calls it
 // with the connection as `this`). The engine empties its buffer into the transport on flush:
 // from then on the transport's count holds those bytes, so an empty buffer starts the count
-// afresh (no flush listener needed).
+// afresh (no flush listener needed while the buffer can be read).
 const listeners = new Map<number, (this: EngineConnection, packet: EnginePacket) => void>();
 
 function listenerFor(maxBytes: number): (this: EngineConnection, packet: EnginePacket) => void {
@@ -71,7 +71,7 @@ function listenerFor(maxBytes: number): (this: EngineConnection, packet: EngineP
   if (listener === undefined) {
     listener = function onPacket(this: EngineConnection, packet: EnginePacket): void {
       const conn = this as unknown as BoundedConnection;
-      const flushed = (conn.writeBuffer?.length ?? 0) === 0;
+      const flushed = Array.isArray(conn.writeBuffer) && conn.writeBuffer.length === 0;
       const queued = (flushed ? 0 : conn[QUEUED] ?? 0) + packetBytes(packet);
       conn[QUEUED] = queued;
       if (queued + transportBytes(this) > maxBytes) dropConnection(this);
@@ -95,4 +95,10 @@ export function boundOutput(conn: EngineConnection, maxBytes: number): void {
   bounded[QUEUED] = 0;
   // Dies with the connection: an engine that closed sends no more packets.
   conn.on('packetCreate', listenerFor(maxBytes));
+  // An engine whose buffer cannot be read says when it flushes instead.
+  if (!Array.isArray(bounded.writeBuffer)) conn.on('flush', resetOnFlush);
+}
+
+function resetOnFlush(this: EngineConnection): void {
+  (this as unknown as BoundedConnection)[QUEUED] = 0;
 }

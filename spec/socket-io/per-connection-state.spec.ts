@@ -48,6 +48,21 @@ describe('Socket.IO output bound, one shared listener per bound', () => {
     expect(droppedForBound(asConn(conn))).toBe(false);
   });
 
+  it('counts afresh on flush when the engine keeps its buffer out of reach', () => {
+    const conn = new FakeConn();
+    Reflect.deleteProperty(conn, 'writeBuffer');
+    boundOutput(asConn(conn), 4096);
+    const send = (): boolean => conn.emit('packetCreate', { data: 'x'.repeat(1000) });
+    for (let i = 0; i < 100; i += 1) {
+      send();
+      send();
+      conn.emit('flush');
+    }
+    expect(conn.closed).toBe(false);
+    for (let i = 0; i < 5; i += 1) send();
+    expect(conn.closed).toBe(true);
+  });
+
   it("adds what the transport has not delivered yet to the engine's buffer", () => {
     const conn = new FakeConn();
     boundOutput(asConn(conn), 4096);
