@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { findBearerToken, type AuthRequest } from '../auth/index.js';
-import { invalidRequest, PlatformError } from '../errors/index.js';
+import { locateBearerToken, type AuthRequest } from '../auth/index.js';
+import { invalidRequest, missingCredentials } from '../errors/index.js';
 
 /** Where a connection's token was found. */
 export interface HandshakeToken {
@@ -30,23 +30,23 @@ export function handshakeView(req: IncomingMessage): AuthRequest {
   };
 }
 
+const NO_COOKIE = Object.freeze({});
+
 /**
  * The handshake's token: `Authorization: Bearer`, else the web token cookie
  * (when `cookie` names it), or the Socket.IO `auth.token` given as
  * `explicit`. A token in the URL is refused (400), a token in two places too.
- * Throws `missingCredentials()` when there is none.
+ * Throws `missingCredentials()` when there is none. `since` is carried into
+ * the result as it is.
  */
-export function handshakeToken(view: AuthRequest, cookie: string | undefined, explicit?: unknown): HandshakeToken {
-  let found: HandshakeToken | undefined;
-  try {
-    const { token, source } = findBearerToken(view, cookie === undefined ? {} : { cookie });
-    found = { token, source: source === 'cookie' ? 'cookie' : 'header' };
-  } catch (err) {
-    if (!(err instanceof PlatformError && err.kind === 'missing_credentials') || explicit === undefined) throw err;
+export function handshakeToken(view: AuthRequest, cookie: string | undefined, explicit?: unknown, since?: number): HandshakeToken {
+  const found = locateBearerToken(view, cookie === undefined ? NO_COOKIE : { cookie });
+  if (explicit === undefined) {
+    if (found === undefined) throw missingCredentials();
+    return { token: found.token, source: found.source === 'cookie' ? 'cookie' : 'header', since };
   }
-  if (explicit === undefined) return found!;
   if (typeof explicit !== 'string') throw invalidRequest('auth.token must be a string');
-  if (found?.source === 'header') throw invalidRequest('token sent in more than one place');
+  if (found !== undefined && found.source !== 'cookie') throw invalidRequest('token sent in more than one place');
   // An explicit token wins over the ambient cookie.
-  return { token: explicit, source: 'header' };
+  return { token: explicit, source: 'header', since };
 }

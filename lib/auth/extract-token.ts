@@ -40,6 +40,17 @@ export function extractBearerToken(req: AuthRequest, sources: TokenSources = {})
  * authenticator, which checks it once on its way to the platform client.
  */
 export function findBearerToken(req: AuthRequest, sources: TokenSources): ExtractedToken {
+  const found = locateBearerToken(req, sources);
+  if (found === undefined) throw missingCredentials();
+  return found;
+}
+
+/**
+ * {@link findBearerToken}, with `undefined` where it throws `missingCredentials()`: for a caller
+ * with a token of its own to fall back on (a Socket.IO handshake's `auth.token`), which would
+ * otherwise build and drop an error on every handshake. Every other refusal still throws.
+ */
+export function locateBearerToken(req: AuthRequest, sources: TokenSources): ExtractedToken | undefined {
   const header = readAuthorization(req);
   // The common request (no query string, no body) skips both readers.
   const target = typeof req.originalUrl === 'string' ? req.originalUrl : req.url;
@@ -66,7 +77,7 @@ export function findBearerToken(req: AuthRequest, sources: TokenSources): Extrac
     const token = readCookieToken(req, sources.cookie);
     if (token !== undefined) result = { token, source: 'cookie' };
   }
-  if (result === undefined) throw missingCredentials();
+  if (result === undefined) return undefined;
   if (result.token === '') throw invalidRequest('empty access_token parameter');
   return result;
 }

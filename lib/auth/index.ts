@@ -1,4 +1,4 @@
-export { extractBearerToken, findBearerToken } from './extract-token.js';
+export { extractBearerToken, findBearerToken, locateBearerToken } from './extract-token.js';
 export { createAuthenticator, authenticateRequest, authenticatorFor } from './authenticate.js';
 export { resolveAuthenticateOptions, checkLogger, checkRealm } from './resolve-options.js';
 export type { ResolvedAuthenticateOptions } from './resolve-options.js';

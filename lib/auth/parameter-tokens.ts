@@ -35,6 +35,9 @@ export function readQueryToken(req: AuthRequest): string | undefined {
   }
   const start = target.indexOf('?');
   if (start < 0) return undefined;
+  // A key that decodes to access_token is spelled so, or escaped with '%': any other query
+  // (a Socket.IO handshake's `EIO=4&transport=websocket`) holds none, and is not parsed.
+  if (!target.includes(PARAM, start) && !target.includes('%', start)) return undefined;
   const values: string[] = [];
   for (const [key, value] of new URLSearchParams(target.slice(start + 1))) {
     if (!isTokenKey(key)) continue;

@@ -150,8 +150,9 @@ export class SessionRegistry {
    */
   add<P>(init: ConnectionInit<P>): LiveConnection {
     if (this.#closed) throw shuttingDown();
-    const connection = new LiveConnection(init.transport, init.user, this.now(), init.close as ConnectionCloser, init.peer);
-    this.#attach(connection, init.token, init.source ?? 'header', this.now());
+    const now = this.now();
+    const connection = new LiveConnection(init.transport, init.user, now, init.close as ConnectionCloser, init.peer);
+    this.#attach(connection, init.token, init.source ?? 'header', now);
     this.#size += 1;
     this.reverifier.start();
     const ended = this.#recentEnds.endedReason(connection.group!.key, connection.memberNo, init.since);

@@ -51,7 +51,35 @@ function dropConnection(conn: EngineConnection): void {
   if (typeof raw?.terminate === 'function') (raw.terminate as () => void).call(raw);
 }
 
-const bounded = new WeakSet<EngineConnection>();
+// What a bounded connection has queued in the engine's buffer since its last flush, kept on the
+// connection itself: one number per connection, no closure, no weak-table entry.
+const QUEUED = Symbol('passport-game-platform.queued-bytes');
+
+interface BoundedConnection {
+  [QUEUED]?: number;
+  writeBuffer?: unknown[];
+}
+
+// One listener per bound, shared by every connection with that bound (the emitter calls it
+// with the connection as `this`). The engine empties its buffer into the transport on flush:
+// from then on the transport's count holds those bytes, so an empty buffer starts the count
+// afresh (no flush listener needed while the buffer can be read).
+const listeners = new Map<number, (this: EngineConnection, packet: EnginePacket) => void>();
+
+function listenerFor(maxBytes: number): (this: EngineConnection, packet: EnginePacket) => void {
+  let listener = listeners.get(maxBytes);
+  if (listener === undefined) {
+    listener = function onPacket(this: EngineConnection, packet: EnginePacket): void {
+      const conn = this as unknown as BoundedConnection;
+      const flushed = Array.isArray(conn.writeBuffer) && conn.writeBuffer.length === 0;
+      const queued = (flushed ? 0 : conn[QUEUED] ?? 0) + packetBytes(packet);
+      conn[QUEUED] = queued;
+      if (queued + transportBytes(this) > maxBytes) dropConnection(this);
+    };
+    listeners.set(maxBytes, listener);
+  }
+  return listener;
+}
 
 /**
  * Bounds what the server queues for one engine.io connection: the packets
@@ -62,21 +90,15 @@ const bounded = new WeakSet<EngineConnection>();
  * the first bound given wins.
  */
 export function boundOutput(conn: EngineConnection, maxBytes: number): void {
-  if (bounded.has(conn)) return;
-  bounded.add(conn);
-  let queued = 0;
-  const onPacket = (packet: EnginePacket): void => {
-    queued += packetBytes(packet);
-    if (queued + transportBytes(conn) > maxBytes) dropConnection(conn);
-  };
-  // The engine empties its buffer into the transport on flush: from then on the transport's count holds those bytes.
-  const onFlush = (): void => {
-    queued = 0;
-  };
-  conn.on('packetCreate', onPacket);
-  conn.on('flush', onFlush);
-  conn.once('close', () => {
-    conn.off('packetCreate', onPacket);
-    conn.off('flush', onFlush);
-  });
+  const bounded = conn as unknown as BoundedConnection;
+  if (bounded[QUEUED] !== undefined) return;
+  bounded[QUEUED] = 0;
+  // Dies with the connection: an engine that closed sends no more packets.
+  conn.on('packetCreate', listenerFor(maxBytes));
+  // An engine whose buffer cannot be read says when it flushes instead.
+  if (!Array.isArray(bounded.writeBuffer)) conn.on('flush', resetOnFlush);
+}
+
+function resetOnFlush(this: EngineConnection): void {
+  (this as unknown as BoundedConnection)[QUEUED] = 0;
 }

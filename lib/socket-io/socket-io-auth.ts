@@ -177,7 +177,7 @@ export function useSocketIoAuth(io: Server | Namespace, options: SocketIoAuthOpt
     let found: HandshakeToken;
     try {
       const auth = socket.handshake.auth as { token?: unknown } | undefined;
-      found = { ...handshakeToken(view, cookie, auth?.token), since: registry.now() };
+      found = handshakeToken(view, cookie, auth?.token, registry.now());
     } catch (err) {
       return refuse(err);
     }

@@ -184,7 +184,7 @@ export function attachWebSocket(server: Server, options: WebSocketAuthOptions): 
     const view = handshakeView(req);
     let found: HandshakeToken;
     try {
-      found = { ...handshakeToken(view, cookie), since: registry.now() };
+      found = handshakeToken(view, cookie, undefined, registry.now());
     } catch (err) {
       if (firstMessage && err instanceof PlatformError && err.kind === 'missing_credentials') {
         wss.handleUpgrade(req, socket, head, (ws) => awaitFirstMessage(adopt(ws), req, firstMessageContext));
