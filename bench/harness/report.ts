@@ -1,5 +1,6 @@
 import { latencyKey } from './results.js';
 import type { BenchResults, ByLatency, CaseAtLatency, RunSummary, TargetCheck } from './results.js';
+import { formatSideBySide } from './stage-side-by-side.js';
 import { STEADY_CASES } from './servers.js';
 import type { SteadyCase } from './servers.js';
 import { median, ratio, round } from './stats.js';
@@ -70,6 +71,18 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
     checks.push(check(`server CPU added per request, cache on, Express at ${ms} ms (us, paired)`, pairedMedian(r['ours-cached']?.[l], r.unprotected?.[l], cpuAdded), '<= 30', (v) => v <= 30));
     checks.push(check(`new platform connections ours - baseline at ${ms} ms (per run, median)`, (r.ours?.[l]?.median.newConnections ?? Number.NaN) - (r.baseline?.[l]?.median.newConnections ?? Number.NaN), '<= 0', (v) => v <= 0));
   }
+  for (const [key, at] of Object.entries(r['side-by-side']?.byLatency ?? {})) {
+    const lib = at.ratios['library/floor'];
+    const app = at.ratios['example-app/floor'];
+    checks.push(check(`side by side: library/floor requests/s, ${key} (paired)`, lib?.rps, '>= 0.95', (v) => v >= 0.95));
+    checks.push(check(`side by side: example app/floor requests/s, ${key} (paired)`, app?.rps, '>= 0.9', (v) => v >= 0.9));
+    checks.push(check(`side by side: library/floor p99, ${key} (paired)`, lib?.p99, '<= 1.25', (v) => v <= 1.25));
+    checks.push(check(`side by side: example app/floor p99, ${key} (paired)`, app?.p99, '<= 1.25', (v) => v <= 1.25));
+    checks.push(check(`side by side: library/floor server CPU per request, ${key} (paired)`, lib?.cpu, '<= 1.15', (v) => v <= 1.15));
+    checks.push(check(`side by side: example app/floor server CPU per request, ${key} (paired)`, app?.cpu, '<= 1.15', (v) => v <= 1.15));
+    const failed = Object.values(at.cases).reduce((n, c) => n + c.rounds.reduce((m, x) => m + x.failed, 0), 0);
+    checks.push(check(`side by side: failed requests, ${key}`, failed, '== 0', (v) => v === 0));
+  }
   const fastify = r.frameworks?.ratios.fastify;
   if (fastify?.addedCpuMicrosPerRequestCached !== undefined) {
     checks.push(check('server CPU added per request, cache on, Fastify at 0 ms (us)', fastify.addedCpuMicrosPerRequestCached, '<= 15', (v) => v <= 15));
@@ -123,6 +136,7 @@ export function formatReport(r: BenchResults, latenciesMs: readonly number[]): s
       lines.push(`  ${name.padEnd(25)} ${key.padEnd(14)} ${fmt(v.ofMedians, 3)}  (paired ${fmt(v.pairedMedian, 3)}; rounds ${v.perRound.map((x) => fmt(x, 2)).join(', ')})`);
     }
   }
+  if (r['side-by-side']) lines.push(...formatSideBySide(r['side-by-side']));
   if (r['cold-burst']) {
     lines.push('', 'cold burst (concurrent first requests on a just-started server):');
     for (const [key, runs] of Object.entries(r['cold-burst'])) {
