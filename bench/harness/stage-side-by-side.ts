@@ -97,14 +97,16 @@ async function startExampleApp(env: Record<string, string>, nodeArgs: string[]):
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`example app: not ready after 30 s\n${out}\n${stderr}`)), 30_000);
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => {
+    const onData = (c: string): void => {
       out += c;
       const m = /Ready: http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
+        child.stdout!.off('data', onData).resume(); // keep draining; nothing more is read
         resolve(Number(m[1]));
       }
-    });
+    };
+    child.stdout!.setEncoding('utf8').on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`example app exited (${code}) before it was ready\n${out}\n${stderr}`));
