@@ -71,7 +71,7 @@ function estimateS(stage: 'side-by-side' | 'cold-burst' | 'memory' | 'frameworks
   if (!runsStage(options, stage)) return 0;
   if (stage === 'side-by-side') {
     const s = options.sideBySide;
-    return 20 + options.latenciesMs.length * 3 * (s.warmupS + s.rounds * s.durationS);
+    return 20 + options.latenciesMs.length * (s.builtApp ? 4 : 3) * (s.warmupS + s.rounds * s.durationS);
   }
   if (stage === 'cold-burst') return options.latenciesMs.length * 2 * 4;
   if (stage === 'frameworks') return 10 + 6 * (options.warmupS + options.rounds * options.durationS);

@@ -32,9 +32,10 @@ export interface BenchOptions {
   /**
    * The side-by-side stage: floor, library and the example app as `npm start` runs it, `tokens`
    * valid tokens in rotation, `rounds` alternating runs of `durationS` (`BENCH_SBS_DURATION_S`,
-   * `BENCH_SBS_ROUNDS`), each server warmed up once for `warmupS`.
+   * `BENCH_SBS_ROUNDS`), each server warmed up once for `warmupS`; `builtApp`
+   * (`BENCH_SBS_BUILT_APP=1`) adds the example app on the compiled library.
    */
-  sideBySide: { connections: number; tokens: number; durationS: number; rounds: number; warmupS: number };
+  sideBySide: { connections: number; tokens: number; durationS: number; rounds: number; warmupS: number; builtApp: boolean };
   /** Stages to run (`BENCH_ONLY=steady,cold-burst,memory,emulator,frameworks,side-by-side,realtime`); default all but `realtime`. */
   only: string[];
 }
@@ -94,6 +95,7 @@ export function parseBenchOptions(argv: readonly string[], env: Env): BenchOptio
       durationS: positiveNumber(env, 'BENCH_SBS_DURATION_S', quick ? 2 : 5, false),
       rounds: positiveNumber(env, 'BENCH_SBS_ROUNDS', quick ? 2 : 5),
       warmupS: quick ? 1 : 3,
+      builtApp: env.BENCH_SBS_BUILT_APP === '1',
     },
     only: list(env, 'BENCH_ONLY', ALL_STAGES),
   };

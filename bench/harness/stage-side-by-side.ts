@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
+import { BUILT_LIB_IMPORT } from './built-lib.js';
 import { spawnServer } from './children.js';
 import { runLoad } from './load.js';
 import type { LoadResult } from './load.js';
@@ -24,7 +25,12 @@ import { startStubPlatform } from './stub-platform.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SIDE_BY_SIDE_CASES = ['floor', 'library', 'example-app'] as const;
-export type SideBySideCase = (typeof SIDE_BY_SIDE_CASES)[number];
+/**
+ * `example-app-built` (BENCH_SBS_BUILT_APP=1): the same app with lib/ compiled by tsc, as the
+ * library case runs it. The difference to `example-app` is what running the library through tsx
+ * costs (esbuild's keepNames), which `npm start` pays and an installed package does not.
+ */
+export type SideBySideCase = (typeof SIDE_BY_SIDE_CASES)[number] | 'example-app-built';
 /** Credentials the stub accepts (it accepts any); the example app refuses to start without them. */
 const STUB_CREDENTIALS = { PLATFORM_CLIENT_ID: 'bench-client', PLATFORM_CLIENT_SECRET: 'bench-secret', PLATFORM_GAME_ID: 'demo-game' };
 const STOP_GRACE_MS = 3000;
@@ -62,13 +68,13 @@ export interface SideBySideRatios {
 }
 
 export interface SideBySideAtLatency {
-  cases: Record<SideBySideCase, SideBySideCaseResult>;
+  cases: Partial<Record<SideBySideCase, SideBySideCaseResult>>;
   /** `library/floor` and `example-app/floor`. */
   ratios: Record<string, SideBySideRatios>;
 }
 
 export interface SideBySideResult {
-  shape: { connections: number; tokens: number; roundS: number; rounds: number; warmupS: number; platform: string; exampleApp: string };
+  shape: { connections: number; tokens: number; roundS: number; rounds: number; warmupS: number; platform: string; exampleApp: string; cases: string[] };
   byLatency: ByLatency<SideBySideAtLatency>;
 }
 
@@ -82,10 +88,10 @@ function processCpuMicros(pid: number): number {
 }
 
 /** The example app as `npm start` runs it, PORT=0; ready when it prints its `Ready:` line. */
-async function startExampleApp(env: Record<string, string>, nodeArgs: string[]): Promise<Target> {
+async function startExampleApp(env: Record<string, string>, nodeArgs: string[], builtLib = false): Promise<Target> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: '0' };
   delete childEnv.NODE_OPTIONS;
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'example-app/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ...(builtLib ? ['--import', BUILT_LIB_IMPORT] : []), 'example-app/server.ts'], {
     cwd: REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const killOnExit = (): void => void child.kill('SIGKILL');
@@ -187,12 +193,13 @@ export function sameRoundRatios(a: readonly SideBySideRun[], b: readonly SideByS
 }
 
 const line = (name: string, s: SideBySideRun): string =>
-  `  ${name.padEnd(12)} ${s.rps.toFixed(0).padStart(6)} req/s  p50 ${s.p50Ms.toFixed(2)} ms  p99 ${s.p99Ms.toFixed(2)} ms  server CPU ${s.cpuMicrosPerRequest.toFixed(0)} us/req${s.failed ? `  FAILED ${s.failed}` : ''}`;
+  `  ${name.padEnd(17)} ${s.rps.toFixed(0).padStart(6)} req/s  p50 ${s.p50Ms.toFixed(2)} ms  p99 ${s.p99Ms.toFixed(2)} ms  server CPU ${s.cpuMicrosPerRequest.toFixed(0)} us/req${s.failed ? `  FAILED ${s.failed}` : ''}`;
 
 /** Runs the stage at each of the options' latencies. */
 export async function runSideBySide(ctx: StageContext): Promise<SideBySideResult> {
   const { options } = ctx;
-  const { connections, tokens: tokenCount, durationS, rounds, warmupS } = options.sideBySide;
+  const { connections, tokens: tokenCount, durationS, rounds, warmupS, builtApp } = options.sideBySide;
+  const caseNames: SideBySideCase[] = [...SIDE_BY_SIDE_CASES, ...(builtApp ? ['example-app-built' as const] : [])];
   const stub = await startStubPlatform(0);
   const env = { PLATFORM_BASE_URL: stub.url, ...STUB_CREDENTIALS };
   const profile = (name: string): string[] => (options.cpuProfile.includes(name) ? ['--cpu-prof', '--cpu-prof-dir', ctx.profileDir] : []);
@@ -202,6 +209,7 @@ export async function runSideBySide(ctx: StageContext): Promise<SideBySideResult
       connections, tokens: tokenCount, roundS: durationS, rounds, warmupS,
       platform: 'stub (bench/harness/stub-platform.ts): fixed E2 answer, latency injected',
       exampleApp: 'node --import tsx example-app/server.ts (as npm start), PLATFORM_* set to the stub',
+      cases: caseNames,
     },
     byLatency: {},
   };
@@ -211,6 +219,7 @@ export async function runSideBySide(ctx: StageContext): Promise<SideBySideResult
       targets.set(c, { url: s.url, pid: s.pid, stop: () => s.stop() });
     }
     targets.set('example-app', await startExampleApp(env, profile('sbs-example-app')));
+    if (builtApp) targets.set('example-app-built', await startExampleApp(env, [], true));
     for (const [c, t] of targets) if (profile(`sbs-${c}`).length > 0) ctx.log(`  ${c}: pid ${t.pid}, CPU profile CPU.*.${t.pid}.0.*.cpuprofile in ${ctx.profileDir}`);
     const tokens = Array.from({ length: tokenCount }, () => randomBytes(24).toString('base64url'));
     for (const latencyMs of options.latenciesMs) {
@@ -218,10 +227,10 @@ export async function runSideBySide(ctx: StageContext): Promise<SideBySideResult
       const what = `side by side, E2 latency ${latencyMs} ms`;
       ctx.log(`${what}: warm-up`);
       for (const t of targets.values()) await measureRun(t, tokens, connections, warmupS, 0);
-      const runs = new Map<SideBySideCase, SideBySideRun[]>(SIDE_BY_SIDE_CASES.map((c) => [c, []]));
+      const runs = new Map<SideBySideCase, SideBySideRun[]>(caseNames.map((c) => [c, []]));
       for (let r = 0; r < rounds; r += 1) {
         ctx.log(`${what}: round ${r + 1}/${rounds}`);
-        for (const c of rotation(SIDE_BY_SIDE_CASES, r)) {
+        for (const c of rotation(caseNames, r)) {
           if (!ctx.deadline.allows(durationS + ctx.reserveS)) {
             ctx.note(`${what} round ${r + 1} ${c}: skipped (time limit)`);
             continue;
@@ -231,14 +240,13 @@ export async function runSideBySide(ctx: StageContext): Promise<SideBySideResult
           ctx.log(line(c, s));
         }
       }
-      const cases = Object.fromEntries(SIDE_BY_SIDE_CASES.map((c) => [c, caseResult(runs.get(c)!)])) as Record<SideBySideCase, SideBySideCaseResult>;
-      result.byLatency[latencyKey(latencyMs)] = {
-        cases,
-        ratios: {
-          'library/floor': sameRoundRatios(runs.get('library')!, runs.get('floor')!),
-          'example-app/floor': sameRoundRatios(runs.get('example-app')!, runs.get('floor')!),
-        },
+      const cases = Object.fromEntries(caseNames.map((c) => [c, caseResult(runs.get(c)!)]));
+      const ratios: Record<string, SideBySideRatios> = {
+        'library/floor': sameRoundRatios(runs.get('library')!, runs.get('floor')!),
+        'example-app/floor': sameRoundRatios(runs.get('example-app')!, runs.get('floor')!),
       };
+      if (builtApp) ratios['example-app-built/floor'] = sameRoundRatios(runs.get('example-app-built')!, runs.get('floor')!);
+      result.byLatency[latencyKey(latencyMs)] = { cases, ratios };
     }
   } finally {
     await Promise.all([...targets.values()].map((t) => t.stop()));
@@ -252,8 +260,8 @@ export function formatSideBySide(r: SideBySideResult): string[] {
   const fmt = (v: number, d: number): string => (Number.isFinite(v) ? v.toFixed(d) : '-');
   const lines = ['', `side by side (${r.shape.connections} connections, ${r.shape.tokens} tokens in rotation, ${r.shape.rounds} alternating rounds of ${r.shape.roundS} s; medians):`];
   for (const [key, at] of Object.entries(r.byLatency)) {
-    for (const c of SIDE_BY_SIDE_CASES) {
-      const m = at.cases[c].median;
+    for (const [c, result] of Object.entries(at.cases)) {
+      const m = result.median;
       lines.push(`  ${c.padEnd(12)} ${key.padEnd(14)} ${fmt(m.rps, 0).padStart(7)} req/s  p50 ${fmt(m.p50Ms, 2)} ms  p99 ${fmt(m.p99Ms, 2)} ms  server CPU ${fmt(m.cpuMicrosPerRequest, 0)} us/req`);
     }
     for (const [name, v] of Object.entries(at.ratios)) {
