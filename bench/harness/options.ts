@@ -88,7 +88,7 @@ export function parseBenchOptions(argv: readonly string[], env: Env): BenchOptio
     cacheTtlMs: 60_000,
     cacheMaxEntries: 10_000,
     timeLimitS: positiveNumber(env, 'BENCH_TIME_LIMIT_S', 900, false),
-    cpuProfile: list(env, 'BENCH_CPU_PROF', ['unprotected', 'floor', 'library', 'baseline', 'ours', 'ours-cached', 'emulator', 'sbs-floor', 'sbs-library', 'sbs-example-app']),
+    cpuProfile: list(env, 'BENCH_CPU_PROF', ['unprotected', 'floor', 'library', 'baseline', 'ours', 'ours-cached', 'emulator', 'sbs-floor', 'sbs-library', 'sbs-example-app', 'sbs-example-app-built']),
     sideBySide: {
       connections: 50,
       tokens: 50,

@@ -219,7 +219,7 @@ export async function runSideBySide(ctx: StageContext): Promise<SideBySideResult
       targets.set(c, { url: s.url, pid: s.pid, stop: () => s.stop() });
     }
     targets.set('example-app', await startExampleApp(env, profile('sbs-example-app')));
-    if (builtApp) targets.set('example-app-built', await startExampleApp(env, [], true));
+    if (builtApp) targets.set('example-app-built', await startExampleApp(env, profile('sbs-example-app-built'), true));
     for (const [c, t] of targets) if (profile(`sbs-${c}`).length > 0) ctx.log(`  ${c}: pid ${t.pid}, CPU profile CPU.*.${t.pid}.0.*.cpuprofile in ${ctx.profileDir}`);
     const tokens = Array.from({ length: tokenCount }, () => randomBytes(24).toString('base64url'));
     for (const latencyMs of options.latenciesMs) {
