@@ -21,6 +21,7 @@ import { Deadline } from './harness/stage-context.js';
 import type { StageContext } from './harness/stage-context.js';
 import { runEmulatorCheck } from './harness/stage-emulator.js';
 import { runMemory } from './harness/stage-memory.js';
+import { runSideBySide } from './harness/stage-side-by-side.js';
 import { runSteady } from './harness/stage-steady.js';
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
@@ -66,8 +67,12 @@ process.once('SIGTERM', () => abort('terminated (SIGTERM)', 143));
 const hardStop = setTimeout(() => abort(`hard time limit of ${options.timeLimitS} s reached`, 1), options.timeLimitS * 1000);
 
 /** Rough seconds each stage needs, for the deadline checks of the stages before it. */
-function estimateS(stage: 'cold-burst' | 'memory' | 'frameworks'): number {
+function estimateS(stage: 'side-by-side' | 'cold-burst' | 'memory' | 'frameworks'): number {
   if (!runsStage(options, stage)) return 0;
+  if (stage === 'side-by-side') {
+    const s = options.sideBySide;
+    return 20 + options.latenciesMs.length * (s.builtApp ? 4 : 3) * (s.warmupS + s.rounds * s.durationS);
+  }
   if (stage === 'cold-burst') return options.latenciesMs.length * 2 * 4;
   if (stage === 'frameworks') return 10 + 6 * (options.warmupS + options.rounds * options.durationS);
   return 15 + options.memoryRequests / 2000;
@@ -100,8 +105,16 @@ async function main(): Promise<void> {
       save();
     }
     if (runsStage(options, 'steady')) {
-      ctx.reserveS = estimateS('cold-burst') + estimateS('memory') + estimateS('frameworks');
+      ctx.reserveS = estimateS('side-by-side') + estimateS('cold-burst') + estimateS('memory') + estimateS('frameworks');
       Object.assign(results, await runSteady(ctx));
+      save();
+    }
+    if (runsStage(options, 'side-by-side')) {
+      ctx.reserveS = estimateS('cold-burst') + estimateS('memory') + estimateS('frameworks');
+      const s = options.sideBySide;
+      log(`side by side: floor, library and the example app as npm start runs it; ${s.connections} connections, ${s.tokens} tokens in rotation, ${s.rounds} alternating rounds of ${s.durationS} s`);
+      results['side-by-side'] = await runSideBySide(ctx);
+      writeFileSync(`${RESULTS_DIR}side-by-side.json`, `${JSON.stringify({ generatedAt: results.generatedAt, machine: results.machine, loadAverageAfter: loadavg().map((v) => Math.round(v * 100) / 100), sideBySide: results['side-by-side'] }, null, 2)}\n`);
       save();
     }
     if (runsStage(options, 'cold-burst')) {

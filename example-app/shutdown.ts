@@ -36,14 +36,18 @@ export function installShutdown(steps: ShutdownSteps): void {
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
   });
-  server.on('request', (_req, res) => {
+  // One listener shared by every response, not a closure per request: this runs on every request
+  // the server answers.
+  const closeIdle = (): void => server.closeIdleConnections();
+  function onResponseClose(this: ServerResponse): void {
+    inFlight.delete(this);
+    if (stopping) setImmediate(closeIdle);
+  }
+  server.on('request', (_req, res: ServerResponse) => {
     inFlight.add(res);
     // A keep-alive client must not send its next request on a socket about to close.
     if (stopping) res.setHeader('Connection', 'close');
-    res.on('close', () => {
-      inFlight.delete(res);
-      if (stopping) setImmediate(() => server.closeIdleConnections());
-    });
+    res.on('close', onResponseClose);
   });
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {

@@ -27,13 +27,20 @@ export interface BenchOptions {
   cacheMaxEntries: number;
   /** Hard bound of the whole run, seconds (`BENCH_TIME_LIMIT_S`). */
   timeLimitS: number;
-  /** Servers started with `--cpu-prof` (`BENCH_CPU_PROF=ours,baseline`). */
+  /** Servers started with `--cpu-prof` (`BENCH_CPU_PROF=ours,baseline`; `sbs-floor`, `sbs-library`, `sbs-example-app` for the side-by-side stage). */
   cpuProfile: string[];
-  /** Stages to run (`BENCH_ONLY=steady,cold-burst,memory,emulator,frameworks,realtime`); default all but `realtime`. */
+  /**
+   * The side-by-side stage: floor, library and the example app as `npm start` runs it, `tokens`
+   * valid tokens in rotation, `rounds` alternating runs of `durationS` (`BENCH_SBS_DURATION_S`,
+   * `BENCH_SBS_ROUNDS`), each server warmed up once for `warmupS`; `builtApp`
+   * (`BENCH_SBS_BUILT_APP=1`) adds the example app on the compiled library.
+   */
+  sideBySide: { connections: number; tokens: number; durationS: number; rounds: number; warmupS: number; builtApp: boolean };
+  /** Stages to run (`BENCH_ONLY=steady,cold-burst,memory,emulator,frameworks,side-by-side,realtime`); default all but `realtime`. */
   only: string[];
 }
 
-export const ALL_STAGES = ['emulator', 'steady', 'cold-burst', 'memory', 'frameworks', 'instrumentation', 'scale-out', 'realtime'] as const;
+export const ALL_STAGES = ['emulator', 'steady', 'cold-burst', 'memory', 'frameworks', 'instrumentation', 'scale-out', 'side-by-side', 'realtime'] as const;
 /** Stages left out of a run that names none: the real-time section takes minutes of its own (`npm run bench:realtime`). */
 export const OPT_IN_STAGES: readonly string[] = ['realtime'];
 
@@ -81,7 +88,15 @@ export function parseBenchOptions(argv: readonly string[], env: Env): BenchOptio
     cacheTtlMs: 60_000,
     cacheMaxEntries: 10_000,
     timeLimitS: positiveNumber(env, 'BENCH_TIME_LIMIT_S', 900, false),
-    cpuProfile: list(env, 'BENCH_CPU_PROF', ['unprotected', 'floor', 'library', 'baseline', 'ours', 'ours-cached', 'emulator']),
+    cpuProfile: list(env, 'BENCH_CPU_PROF', ['unprotected', 'floor', 'library', 'baseline', 'ours', 'ours-cached', 'emulator', 'sbs-floor', 'sbs-library', 'sbs-example-app', 'sbs-example-app-built']),
+    sideBySide: {
+      connections: 50,
+      tokens: 50,
+      durationS: positiveNumber(env, 'BENCH_SBS_DURATION_S', quick ? 2 : 5, false),
+      rounds: positiveNumber(env, 'BENCH_SBS_ROUNDS', quick ? 2 : 5),
+      warmupS: quick ? 1 : 3,
+      builtApp: env.BENCH_SBS_BUILT_APP === '1',
+    },
     only: list(env, 'BENCH_ONLY', ALL_STAGES),
   };
 }

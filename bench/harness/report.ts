@@ -1,5 +1,6 @@
 import { latencyKey } from './results.js';
 import type { BenchResults, ByLatency, CaseAtLatency, RunSummary, TargetCheck } from './results.js';
+import { formatSideBySide } from './stage-side-by-side.js';
 import { STEADY_CASES } from './servers.js';
 import type { SteadyCase } from './servers.js';
 import { median, ratio, round } from './stats.js';
@@ -39,6 +40,7 @@ export function computeRatios(r: BenchResults, latenciesMs: readonly number[]): 
   ];
   const out: NonNullable<BenchResults['ratios']> = {};
   for (const [name, a, b] of pairs) {
+    if (r[a] === undefined || r[b] === undefined) continue;
     const byLatency: ByLatency<RatioEntry> = {};
     for (const l of latenciesMs) byLatency[latencyKey(l)] = rpsRatio(r[a]?.[latencyKey(l)], r[b]?.[latencyKey(l)]);
     out[name] = byLatency;
@@ -58,7 +60,9 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
   const l0 = latencyKey(0);
   const l5 = latencyKey(5);
   const checks: TargetCheck[] = [];
-  for (const [l, ms] of [[l0, 0], [l5, 5]] as const) {
+  // A run narrowed by BENCH_ONLY judges only the stages it ran.
+  const steady = r.floor !== undefined;
+  for (const [l, ms] of steady ? [[l0, 0], [l5, 5]] as const : []) {
     // Same-round pairs: the machine's load drifts between rounds, much less between adjacent runs.
     checks.push(check(`library/floor requests/s at ${ms} ms (paired)`, r.ratios?.['library/floor']?.[l]?.pairedMedian, '>= 0.9', (v) => v >= 0.9));
     checks.push(check(`example app/floor requests/s at ${ms} ms (paired)`, r.ratios?.['ours/floor']?.[l]?.pairedMedian, '>= 0.85', (v) => v >= 0.85));
@@ -70,11 +74,23 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
     checks.push(check(`server CPU added per request, cache on, Express at ${ms} ms (us, paired)`, pairedMedian(r['ours-cached']?.[l], r.unprotected?.[l], cpuAdded), '<= 30', (v) => v <= 30));
     checks.push(check(`new platform connections ours - baseline at ${ms} ms (per run, median)`, (r.ours?.[l]?.median.newConnections ?? Number.NaN) - (r.baseline?.[l]?.median.newConnections ?? Number.NaN), '<= 0', (v) => v <= 0));
   }
+  for (const [key, at] of Object.entries(r['side-by-side']?.byLatency ?? {})) {
+    const lib = at.ratios['library/floor'];
+    const app = at.ratios['example-app/floor'];
+    checks.push(check(`side by side: library/floor requests/s, ${key} (paired)`, lib?.rps, '>= 0.95', (v) => v >= 0.95));
+    checks.push(check(`side by side: example app/floor requests/s, ${key} (paired)`, app?.rps, '>= 0.9', (v) => v >= 0.9));
+    checks.push(check(`side by side: library/floor p99, ${key} (paired)`, lib?.p99, '<= 1.25', (v) => v <= 1.25));
+    checks.push(check(`side by side: example app/floor p99, ${key} (paired)`, app?.p99, '<= 1.25', (v) => v <= 1.25));
+    checks.push(check(`side by side: library/floor server CPU per request, ${key} (paired)`, lib?.cpu, '<= 1.15', (v) => v <= 1.15));
+    checks.push(check(`side by side: example app/floor server CPU per request, ${key} (paired)`, app?.cpu, '<= 1.15', (v) => v <= 1.15));
+    const failed = Object.values(at.cases).reduce((n, c) => n + c.rounds.reduce((m, x) => m + x.failed, 0), 0);
+    checks.push(check(`side by side: failed requests, ${key}`, failed, '== 0', (v) => v === 0));
+  }
   const fastify = r.frameworks?.ratios.fastify;
   if (fastify?.addedCpuMicrosPerRequestCached !== undefined) {
     checks.push(check('server CPU added per request, cache on, Fastify at 0 ms (us)', fastify.addedCpuMicrosPerRequestCached, '<= 15', (v) => v <= 15));
   }
-  checks.push(check('ours-cached/unprotected requests/s at 5 ms', r.ratios?.['ours-cached/unprotected']?.[l5]?.ofMedians, '>= 0.7', (v) => v >= 0.7));
+  if (steady) checks.push(check('ours-cached/unprotected requests/s at 5 ms', r.ratios?.['ours-cached/unprotected']?.[l5]?.ofMedians, '>= 0.7', (v) => v >= 0.7));
   const fixedOurs = r.ours?.[l0]?.fixedRate;
   const fixedBaseline = r.baseline?.[l0]?.fixedRate;
   if (fixedOurs && fixedBaseline) {
@@ -91,7 +107,7 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
   for (const c of STEADY_CASES) {
     for (const at of Object.values(r[c] ?? {})) for (const s of at.rounds) failed += s.non2xx + s.errors + s.timeouts;
   }
-  checks.push(check('failed requests in the steady-state runs', failed, '== 0', (v) => v === 0));
+  if (steady) checks.push(check('failed requests in the steady-state runs', failed, '== 0', (v) => v === 0));
   return checks;
 }
 
@@ -117,12 +133,13 @@ export function formatReport(r: BenchResults, latenciesMs: readonly number[]): s
     const f = r[c]?.[l0]?.fixedRate;
     if (f) lines.push(`${c.padEnd(15)}${'0 ms'.padEnd(10)}${`(fixed ${f.ratePerS}/s)`.padStart(8)}${fmt(f.median.p50Ms, 2).padStart(9)}${fmt(f.median.p99Ms, 2).padStart(9)}${fmt(f.median.platformCallsPerRequest, 3).padStart(11)}${fmt(f.median.serverCpuMicrosPerRequest, 0).padStart(19)}`);
   }
-  lines.push('', 'ratios (requests/s; of medians, and median of same-round pairs):');
+  if (Object.keys(r.ratios ?? {}).length > 0) lines.push('', 'ratios (requests/s; of medians, and median of same-round pairs):');
   for (const [name, byLatency] of Object.entries(r.ratios ?? {})) {
     for (const [key, v] of Object.entries(byLatency)) {
       lines.push(`  ${name.padEnd(25)} ${key.padEnd(14)} ${fmt(v.ofMedians, 3)}  (paired ${fmt(v.pairedMedian, 3)}; rounds ${v.perRound.map((x) => fmt(x, 2)).join(', ')})`);
     }
   }
+  if (r['side-by-side']) lines.push(...formatSideBySide(r['side-by-side']));
   if (r['cold-burst']) {
     lines.push('', 'cold burst (concurrent first requests on a just-started server):');
     for (const [key, runs] of Object.entries(r['cold-burst'])) {

@@ -112,6 +112,8 @@ export interface BenchResults {
   /** Fastify's and Express's protected/unprotected ratios (bench/frameworks.ts). */
   frameworks?: import('../frameworks.js').FrameworksResult;
   realtime?: import('../realtime.js').RealtimeBenchResult;
+  /** Floor, library and the example app as `npm start` runs it, 50 tokens in rotation (harness/stage-side-by-side.ts). */
+  'side-by-side'?: import('./stage-side-by-side.js').SideBySideResult;
   ratios?: Record<string, ByLatency<{ ofMedians: number; pairedMedian: number; perRound: number[] }>>;
   targets?: TargetCheck[];
   wallTimeS?: number;

@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process';
 // of it is counted.
 const STUB = `
 const http = require('node:http');
-const latencyMs = Number(process.env.LATENCY_MS);
+let latencyMs = Number(process.env.LATENCY_MS);
+process.on('message', (m) => { latencyMs = Number(m); process.send('latency'); });
 const e1 = JSON.stringify({ code: 0, message: 'Success', response_data: { access_token: 'stub-api-token', expires_in: 21600 } });
 const e2 = '{"code":0,"message":"Success","value":{"member_no":20005061986,"guid":200000000397}}';
 const server = http.createServer((req, res) => {
@@ -24,6 +25,8 @@ server.listen(0, '127.0.0.1', () => process.send(server.address().port));
 /** A stub platform for CPU measurements: every token is valid, every member the same. */
 export interface StubPlatform {
   readonly url: string;
+  /** E2 answers `latencyMs` after the request from now on. */
+  setLatency(latencyMs: number): Promise<void>;
   stop(): void;
 }
 
@@ -31,5 +34,12 @@ export interface StubPlatform {
 export async function startStubPlatform(latencyMs = 0): Promise<StubPlatform> {
   const child = spawn(process.execPath, ['-e', STUB], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, LATENCY_MS: String(latencyMs) } });
   const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(m as number)));
-  return { url: `http://127.0.0.1:${port}`, stop: () => void child.kill() };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    setLatency: (ms) => new Promise((resolve) => {
+      child.once('message', () => resolve());
+      child.send(ms);
+    }),
+    stop: () => void child.kill(),
+  };
 }

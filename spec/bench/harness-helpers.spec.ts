@@ -2,6 +2,8 @@ import { LatencyRecorder } from '../../bench/harness/latency-recorder.js';
 import { parseBenchOptions } from '../../bench/harness/options.js';
 import { rpsRatio } from '../../bench/harness/report.js';
 import { bearerGet, playerRequests } from '../../bench/harness/request-mix.js';
+import { sameRoundRatios } from '../../bench/harness/stage-side-by-side.js';
+import type { SideBySideRun } from '../../bench/harness/stage-side-by-side.js';
 import type { CaseAtLatency, RunSummary } from '../../bench/harness/results.js';
 import { growth, median, percentile, ratio, rotation } from '../../bench/harness/stats.js';
 
@@ -91,6 +93,12 @@ describe('bench options', () => {
     expect(parseBenchOptions([], {})).toMatchObject({ quick: false, rounds: 3, players: 1000, coldBurstRequests: 1000, memoryRequests: 200_000, memoryTokens: 20_000 });
   });
 
+  it('gives the side-by-side stage the independent shape: 50 connections, 50 tokens, 5 rounds of 5 s (2 of 2 s quick)', () => {
+    expect(parseBenchOptions([], {}).sideBySide).toMatchObject({ connections: 50, tokens: 50, durationS: 5, rounds: 5 });
+    expect(parseBenchOptions(['--quick'], {}).sideBySide).toMatchObject({ connections: 50, tokens: 50, durationS: 2, rounds: 2 });
+    expect(parseBenchOptions([], { BENCH_SBS_ROUNDS: '7', BENCH_SBS_DURATION_S: '3' }).sideBySide).toMatchObject({ durationS: 3, rounds: 7 });
+  });
+
   it('reads BENCH_DURATION_S and BENCH_ROUNDS', () => {
     expect(parseBenchOptions([], { BENCH_DURATION_S: '2.5', BENCH_ROUNDS: '5' })).toMatchObject({ durationS: 2.5, rounds: 5 });
   });
@@ -99,5 +107,23 @@ describe('bench options', () => {
     expect(() => parseBenchOptions([], { BENCH_ROUNDS: '1.5' })).toThrow('BENCH_ROUNDS must be a positive integer, got "1.5"');
     expect(() => parseBenchOptions([], { BENCH_ONLY: 'steady,nope' })).toThrow('BENCH_ONLY: "nope" is not one of emulator, steady, cold-burst, memory');
     expect(() => parseBenchOptions(['--fast'], {})).toThrow('unknown argument "--fast" (only --quick)');
+  });
+});
+
+describe('side-by-side ratios', () => {
+  const sbs = (round: number, rps: number, p99Ms: number, cpu: number): SideBySideRun => ({ round, rps, p50Ms: 1, p99Ms, requests: 1, failed: 0, cpuMicrosPerRequest: cpu });
+
+  it('pairs runs of the same round and reports the median of the ratios', () => {
+    const app = [sbs(1, 90, 30, 110), sbs(2, 50, 20, 120), sbs(3, 80, 40, 100)];
+    const floor = [sbs(1, 100, 20, 100), sbs(3, 100, 20, 100), sbs(2, 40, 20, 100)];
+    const r = sameRoundRatios(app, floor);
+    expect(r.rpsPerRound).toEqual([0.9, 1.25, 0.8]);
+    expect(r.rps).toBe(0.9);
+    expect(r.p99).toBe(1.5);
+    expect(r.cpu).toBe(1.1);
+  });
+
+  it('leaves out a round one side skipped', () => {
+    expect(sameRoundRatios([sbs(1, 90, 1, 1), sbs(2, 10, 1, 1)], [sbs(1, 100, 1, 1)]).rpsPerRound).toEqual([0.9]);
   });
 });
