@@ -10,10 +10,13 @@
 //
 // `--latency=5` makes the stub answer E2 after 5 ms, as the full bench's second platform latency.
 //
+// `--grace=MS` turns the outage grace on in the working tree's client only (`outageGraceMs`), so
+// `current - base` is what the grace costs a verification while the platform answers.
+//
 // `--profile` writes each server's V8 CPU profile to bench/.built/compare/profiles (read them with
 // bench/profile-summary.ts).
 //
-// Usage: npx tsx bench/compare-builds.ts [--base=HEAD] [--rounds=7] [--requests=20000] [--latency=0] [--profile]
+// Usage: npx tsx bench/compare-builds.ts [--base=HEAD] [--rounds=7] [--requests=20000] [--latency=0] [--grace=0] [--profile]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +37,8 @@ const REQUESTS = Number(arg('requests', '20000'));
 const ROUNDS = Number(arg('rounds', '7'));
 const LATENCY_MS = Number(arg('latency', '0'));
 const PROFILE = process.argv.includes('--profile');
+const GRACE_MS = Number(arg('grace', '0'));
+if (!(Number.isInteger(GRACE_MS) && GRACE_MS >= 0)) throw new Error('--grace must be a whole number of milliseconds');
 if (!(REQUESTS > 0 && ROUNDS > 0)) throw new Error('--requests and --rounds must be positive numbers');
 if (!(LATENCY_MS >= 0 && LATENCY_MS <= 1000)) throw new Error('--latency must be a number of milliseconds from 0 to 1000');
 
@@ -65,7 +70,8 @@ const servers = new Map<string, CpuServer>();
 for (const name of names) {
   const which = name === 'floor' ? 'floor' : `${OUT}${name}`;
   const execArgv = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', `${OUT}profiles`, '--cpu-prof-name', `${name}.cpuprofile`] : [];
-  servers.set(name, await forkCpuServer(name, `${OUT}compare-server.js`, [`--which=${which}`, `--platform=${stub.url}`], { execArgv }, () => stub.stop()));
+  const grace = name === 'current' && GRACE_MS > 0 ? [`--grace=${GRACE_MS}`] : [];
+  servers.set(name, await forkCpuServer(name, `${OUT}compare-server.js`, [`--which=${which}`, `--platform=${stub.url}`, ...grace], { execArgv }, () => stub.stop()));
 }
 
 for (const server of servers.values()) await load.run(server.port, Math.min(REQUESTS, 5000)); // JIT, the API token
@@ -75,7 +81,7 @@ for (let r = 0; r < ROUNDS; r += 1) {
 }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const floor = figures.get('floor')!;
-console.log(`server CPU per verified request (µs), ${ROUNDS} rounds of ${REQUESTS}, E2 latency ${LATENCY_MS} ms; base = ${base}, current = the working tree`);
+console.log(`server CPU per verified request (µs), ${ROUNDS} rounds of ${REQUESTS}, E2 latency ${LATENCY_MS} ms; base = ${base}, current = the working tree${GRACE_MS > 0 ? ` with outageGraceMs ${GRACE_MS}` : ''}`);
 for (const [name, xs] of figures) {
   const paired = median(xs.map((x, i) => x / floor[i]!));
   console.log(`${name.padEnd(8)} median ${median(xs).toFixed(1)}  least ${Math.min(...xs).toFixed(1)}  /floor (same-round pairs) ${paired.toFixed(3)}   rounds ${xs.map((x) => x.toFixed(0)).join(' ')}`);

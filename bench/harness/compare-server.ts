@@ -2,7 +2,7 @@
 // copy of the library, on Express. Compiled to JavaScript with the copies and run by plain node,
 // as an installed package runs: no loader transforms anything it runs.
 //
-// Arguments: --which=floor|<copy directory> --platform=<stub URL>
+// Arguments: --which=floor|<copy directory> --platform=<stub URL> [--grace=<outageGraceMs>]
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
@@ -20,7 +20,10 @@ if (which === 'floor') {
   app.get('/api/me', await stubFloorRoute(platform));
 } else {
   const lib = (await import(pathToFileURL(`${which}/index.js`).href)) as typeof import('../../lib/index.js');
-  const client = new lib.PlatformClient({ baseUrl: platform, clientId: 'c', clientSecret: 's', gameId: 'demo-game', logger: lib.silentLogger });
+  const grace = Number(arg('grace') || '0');
+  const client = new lib.PlatformClient({
+    baseUrl: platform, clientId: 'c', clientSecret: 's', gameId: 'demo-game', logger: lib.silentLogger, ...(grace > 0 ? { outageGraceMs: grace } : {}),
+  });
   app.get('/api/me', lib.requireGameUser({ client }), (req: Request, res: Response) => {
     res.set('Cache-Control', 'no-store').json({ member_no: req.user!.memberNo, guid: req.user!.guid });
   });
