@@ -6,7 +6,7 @@ import type { AppConfig } from './app-config.js';
 import { adminMemberRoutes } from './routes/admin-members.js';
 import { eventRoutes } from './routes/event.js';
 import { healthRoutes } from './routes/health.js';
-import { addMeRoute } from './routes/me.js';
+import { meRoutes } from './routes/me.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { collectGamePlatformMetrics } from '../lib/prometheus/index.js';
@@ -54,7 +54,7 @@ export function createApp(config: AppConfig): Express {
   app.use(dropRawBodyFromParseErrors);
   // The players' route first: every router passed on the way costs a request its route matching
   // (about 0.6 µs for the health router); probes and scrapes are rare, and no paths overlap.
-  addMeRoute(app, resolved);
+  app.use(meRoutes(resolved));
   app.use(healthRoutes(resolved.isReady, {
     client: resolved.client, isStarted: resolved.isReady, isShuttingDown: resolved.isShuttingDown, extras: resolved.healthExtras,
   }));
