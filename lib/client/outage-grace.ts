@@ -55,13 +55,14 @@ function recordOf(value: unknown): GraceRecord | undefined {
 
 /**
  * The opt-in outage grace of a client: when each token was last verified
- * successfully by the platform, kept in an LRU here and, with a shared store,
- * in the store for the length of the grace (under the key `keyOf` gives: a
+ * successfully by the platform, kept in an LRU here or, with a shared store,
+ * in the store alone for the length of the grace (under the key `keyOf` gives: a
  * digest, never a token), so every instance serves what any of them
  * verified. Consulted only when a verification failed for an outage.
  */
 export class OutageGrace {
-  readonly #local: LazyLru<string, GraceRecord>;
+  /** This process's records, kept only without a shared store (with one, the store's record is the only one trusted). */
+  readonly #local: LazyLru<string, GraceRecord> | undefined;
   #window: GraceWindow | undefined;
 
   constructor(
@@ -72,7 +73,7 @@ export class OutageGrace {
     private readonly logger: Logger,
     monotonic: MonotonicClock,
   ) {
-    this.#local = new LazyLru<string, GraceRecord>({ max: OUTAGE_GRACE_MAX_ENTRIES, ttl: graceMs, ttlAutopurge: false, perf: monotonic });
+    this.#local = shared !== undefined ? undefined : new LazyLru<string, GraceRecord>({ max: OUTAGE_GRACE_MAX_ENTRIES, ttl: graceMs, ttlAutopurge: false, perf: monotonic });
   }
 
   /**
@@ -83,7 +84,7 @@ export class OutageGrace {
   record(kind: Kind, digest: string, user: GameUser): Promise<unknown> | undefined {
     const record: GraceRecord = { memberNo: user.memberNo, guid: user.guid, verifiedAt: this.clock.now() };
     const key = this.keyOf(kind, digest);
-    this.#local.set(key, record);
+    this.#local?.set(key, record);
     if (this.#window !== undefined) this.#close(this.#window);
     return this.shared?.run((store) => store.set(key, record, this.graceMs));
   }
@@ -91,7 +92,7 @@ export class OutageGrace {
   /** The token was refused or revoked: it is never served in grace again, here or (with a shared store) anywhere. */
   drop(kind: Kind, digest: string): Promise<unknown> {
     const key = this.keyOf(kind, digest);
-    this.#local.delete(key);
+    this.#local?.delete(key);
     return this.shared?.run((store) => store.delete(key)) ?? Promise.resolve();
   }
 
@@ -125,7 +126,7 @@ export class OutageGrace {
    * grace); without one, this process's.
    */
   async #find(key: string): Promise<GraceRecord | undefined> {
-    if (this.shared === undefined) return this.#local.get(key);
+    if (this.shared === undefined) return this.#local?.get(key);
     const value = await this.shared.run((store) => store.get(key));
     return value === STORE_FAILED ? undefined : recordOf(value);
   }

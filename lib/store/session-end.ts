@@ -1,3 +1,5 @@
+import { SCOPE_ID } from './tenant-scope.js';
+
 /** Why a player's sessions are ended: the game's logout, an admin action (a ban), or the server going down. */
 export type SessionEndReason = 'logout' | 'admin' | 'shutdown';
 
@@ -49,7 +51,6 @@ export interface RevocationBus {
 }
 
 const REASONS: ReadonlySet<string> = new Set(['logout', 'admin', 'shutdown']);
-const SCOPE = /^[0-9a-f]{16}$/;
 const DIGEST = /^[0-9a-f]{64}$/;
 const DIGITS = /^[0-9]{1,40}$/;
 
@@ -60,7 +61,7 @@ export function parseSessionEnd(value: unknown): SessionEndEvent | undefined {
   if (typeof v.reason !== 'string' || !REASONS.has(v.reason)) return undefined;
   const reason = v.reason as SessionEndReason;
   // A scope that is there but not one (another type, another shape) is no event of ours: never read as unscoped.
-  if (v.scope !== undefined && (typeof v.scope !== 'string' || !SCOPE.test(v.scope))) return undefined;
+  if (v.scope !== undefined && (typeof v.scope !== 'string' || !SCOPE_ID.test(v.scope))) return undefined;
   // A stamp that is not a plausible time is dropped, never a reason to refuse the end itself.
   const extra = {
     ...(v.scope === undefined ? {} : { scope: v.scope }),
