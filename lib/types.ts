@@ -34,3 +34,21 @@ export interface Clock {
   /** A clock that never moves backwards, for durations. */
   monotonicNow?(): number;
 }
+
+/** Per-call options the authenticator hands to the verifier. */
+export interface VerifyCallOptions {
+  /** Aborted when nobody waits for the answer any more (the client hung up). */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * What authentication needs from the platform client: `PlatformClient`
+ * satisfies it. Both methods throw a `PlatformError` on failure. The second
+ * argument is passed only when the caller gave a signal.
+ */
+export interface UserTokenVerifier {
+  /** Verifies a game user access token (E2). */
+  verifyUserToken(token: string, options?: VerifyCallOptions): Promise<GameUser>;
+  /** Verifies a web access token (cookie); needed only with `tokenFrom.cookie`. */
+  verifyWebToken?(token: string, options?: VerifyCallOptions): Promise<GameUser>;
+}

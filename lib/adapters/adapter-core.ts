@@ -2,7 +2,7 @@
 // built once from checked options, seen through the framework's request and
 // response. Failures are rendered by the core's `problemResponse`.
 import type { IncomingMessage } from 'node:http';
-import { authenticatorFor, resolveAuthenticateOptions, type AuthenticateOptions, type AuthRequest } from '../auth/index.js';
+import { AuthenticationCore, resolveAuthenticateOptions, type AuthenticateOptions, type AuthRequest } from '../auth/index.js';
 import { handshakeToken, handshakeView } from './handshake.js';
 import type { GameUser } from '../types.js';
 import { faultLogger } from './fault-log.js';
@@ -53,7 +53,7 @@ export function adapterCore<U extends object, R extends object>(options: Adapter
     mapUser: typeof mapUser === 'function' ? (user, view) => mapUser(user, originalOf<R>(view)) : mapUser,
     authorize: typeof authorize === 'function' ? (user, view) => authorize(user, originalOf<R>(view)) : authorize,
   }, owner);
-  const core = authenticatorFor(resolved);
+  const core = new AuthenticationCore(resolved);
   const cookie = resolved.tokenFrom.cookie;
   return Object.freeze({
     realm: core.realm,
@@ -64,7 +64,7 @@ export function adapterCore<U extends object, R extends object>(options: Adapter
     async authenticateHandshake(request: IncomingMessage, explicitToken: unknown, owner: R, signal?: AbortSignal): Promise<GameUser & U> {
       const view = handshakeView(request);
       const { token, source } = handshakeToken(view, cookie, explicitToken);
-      return core.token(token, { req: withOriginal(view, owner), source, ...(signal === undefined ? {} : { signal }) });
+      return core.userFromToken(token, { req: withOriginal(view, owner), source, ...(signal === undefined ? {} : { signal }) });
     },
   });
 }

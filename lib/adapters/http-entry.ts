@@ -1,4 +1,6 @@
-import type { AuthenticateCallOptions } from '../auth/index.js';
+import type { AuthenticationCore } from '../auth/authentication-core.js';
+import type { AuthRequest } from '../auth/index.js';
+import type { GameUser } from '../types.js';
 import { watchLeave, type Leavable, type LeaveWatch } from './leave-watch.js';
 
 /** A watch on one response: `signal` aborts when the client hangs up first. */
@@ -22,9 +24,6 @@ export function abortOnHangUp(res: unknown): HangUpWatch | undefined {
   return watchLeave(out as Leavable, CLOSE, undefined, () => out.writableEnded === true);
 }
 
-/** The core's request call, or any function shaped like it. */
-type RequestAuthenticator<Q, T> = (req: Q, options?: AuthenticateCallOptions) => Promise<T>;
-
 /**
  * The kit's one way in for an HTTP request (Express, Passport, Nest, Fastify): the core reads
  * the token (header, query, body, cookie), checks and verifies it; the platform call is aborted
@@ -32,12 +31,12 @@ type RequestAuthenticator<Q, T> = (req: Q, options?: AuthenticateCallOptions) =>
  * ends once the authentication settles, even when the core throws at once. A rejection is a
  * `PlatformError` the adapter answers with `problemResponse`.
  */
-export function authenticateHttp<Q, T>(authenticate: RequestAuthenticator<Q, T>, req: Q, res: unknown): Promise<T> {
+export function authenticateHttp<U extends object, R extends AuthRequest>(core: AuthenticationCore<U, R>, req: R, res: unknown): Promise<GameUser & U> {
   const watch = abortOnHangUp(res);
-  if (watch === undefined) return authenticate(req);
-  let verified: Promise<T>;
+  if (watch === undefined) return core.userFromRequest(req);
+  let verified: Promise<GameUser & U>;
   try {
-    verified = authenticate(req, { signal: watch.signal });
+    verified = core.userFromRequest(req, { signal: watch.signal });
   } catch (err) {
     watch.stop();
     throw err;

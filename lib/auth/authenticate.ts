@@ -1,26 +1,9 @@
-import { PlatformError, checkTokenSyntaxOnce, isPlatformError } from '../errors/index.js';
 import type { GameUser } from '../types.js';
-import { accessDenied } from './access-denied.js';
-import { assertSameSite } from './cross-site.js';
-import { findBearerToken } from './extract-token.js';
+import { AuthenticationCore } from './authentication-core.js';
 import { resolveAuthenticateOptions, type ResolvedAuthenticateOptions } from './resolve-options.js';
-import type { AuthenticateOptions, AuthRequest, TokenSource, UserTokenVerifier } from './types.js';
-import { toPlatformError } from './unexpected-error.js';
-import { acceptsAbortable, bridgeSignal } from '../platform-call/signal-bridge.js';
+import type { AuthenticateCallOptions, AuthenticateOptions, AuthRequest, TokenContext, UserTokenVerifier } from './types.js';
 
-/** Per-request options of an {@link Authenticator} call. */
-export interface AuthenticateCallOptions {
-  /** Abort when nobody waits for the answer any more; handed to the platform client. */
-  signal?: AbortSignal | undefined;
-}
-
-/** Where a bare token came from, for {@link Authenticator.token}. */
-export interface TokenContext<R extends AuthRequest = AuthRequest> extends AuthenticateCallOptions {
-  /** The request behind the token (a WebSocket upgrade, a Nest or Fastify request); given to the hooks. */
-  req?: R | undefined;
-  /** `'cookie'` verifies a web token (`verifyWebToken`); anything else a user token. Default `'header'`. */
-  source?: TokenSource | undefined;
-}
+export type { AuthenticateCallOptions, TokenContext } from './types.js';
 
 /**
  * The framework-free authentication core built by {@link createAuthenticator}.
@@ -40,9 +23,6 @@ export interface Authenticator<U extends object = object, R extends AuthRequest 
   /** The realm of this authenticator's challenges. */
   readonly realm: string;
 }
-
-// What the hooks see when a bare token comes with no request.
-const NO_REQUEST: AuthRequest = Object.freeze({ headers: Object.freeze({}) });
 
 function isClient(value: unknown): value is UserTokenVerifier {
   return value !== null && typeof value === 'object' && typeof (value as UserTokenVerifier).verifyUserToken === 'function';
@@ -83,101 +63,11 @@ export function createAuthenticator<U extends object, R extends AuthRequest>(
 export function authenticatorFor<U extends object, R extends AuthRequest>(
   resolved: ResolvedAuthenticateOptions<U, R>,
 ): Authenticator<U, R> {
-  const { client, realm, logger, mapUser, authorize, tokenFrom, allowedOrigins } = resolved;
-  const lightSignals = acceptsAbortable(client);
-  let reportedBadAnswer = false;
-
-  // Every rejection goes through here: a PlatformError in this realm, nothing else.
-  const reject = (err: unknown, stage: string): PlatformError => {
-    const error = isPlatformError(err) ? err : toPlatformError(err, stage, logger);
-    return error.realm === realm ? error : error.withRealm(realm);
-  };
-
-  function badAuthorizeAnswer(answer: unknown): PlatformError {
-    if (!reportedBadAnswer) {
-      reportedBadAnswer = true;
-      logger.error({ stage: 'authorize hook', returned: typeof answer },
-        `passport-game-platform: authorize must return true, false or nothing; it returned a ${typeof answer}: answered 500 (logged once)`);
-    }
-    return new PlatformError({ kind: 'configuration', realm, message: 'The authorize hook returned something other than true, false or nothing; see the server log.' });
-  }
-
-  async function complete(token: string, source: TokenSource, req: R, given: AbortSignal | undefined): Promise<GameUser & U> {
-    let verified: GameUser;
-    // The adapters hand over the package's light hang-up signal (see adapters/leave-watch.ts): the
-    // package's client takes it as it is, any other verifier gets a real AbortSignal following it.
-    const bridge = given === undefined || lightSignals || given instanceof AbortSignal ? undefined : bridgeSignal(given);
-    const signal = bridge === undefined ? given : bridge.signal;
-    try {
-      // Method calls keep `this` bound to the client; the options bag only when there is a signal.
-      verified = source === 'cookie'
-        ? await (signal === undefined ? client.verifyWebToken!(token) : client.verifyWebToken!(token, { signal }))
-        : await (signal === undefined ? client.verifyUserToken(token) : client.verifyUserToken(token, { signal }));
-    } catch (err) {
-      throw reject(err, 'token verifier');
-    } finally {
-      bridge?.release();
-    }
-    const { memberNo, guid } = (verified ?? {}) as Partial<Record<keyof GameUser, unknown>>;
-    if (typeof memberNo !== 'string' || (guid !== null && typeof guid !== 'string')) {
-      throw reject(new TypeError('the verifier did not return a GameUser'), 'token verifier');
-    }
-    let user: GameUser & U;
-    // An answer of the outage grace keeps its mark, so the route (and a live session) can tell.
-    const grace = verified.servedInGrace === true;
-    if (mapUser === undefined) {
-      user = (grace ? { memberNo, guid, servedInGrace: true } : { memberNo, guid }) as GameUser & U;
-    } else {
-      try {
-        // The platform's identifiers win over anything the hook returns.
-        user = { ...(await mapUser(verified, req)), memberNo, guid };
-      } catch (err) {
-        throw reject(err, 'mapUser hook');
-      }
-      if (grace) user.servedInGrace = true;
-    }
-    if (authorize !== undefined) {
-      let allowed: unknown;
-      try {
-        allowed = await authorize(user, req);
-      } catch (err) {
-        throw reject(err, 'authorize hook');
-      }
-      if (allowed === false) throw reject(accessDenied(), 'authorize hook');
-      // A count, a string or null is a programming error, never an allow (`countBans()` returning 0).
-      if (allowed !== true && allowed !== undefined) throw badAuthorizeAnswer(allowed);
-    }
-    return user;
-  }
-
-  const authenticate = (req: R, options?: AuthenticateCallOptions): Promise<GameUser & U> => {
-    let token: string;
-    let source: TokenSource;
-    try {
-      ({ token, source } = findBearerToken(req, tokenFrom));
-      if (source === 'cookie') assertSameSite(req, allowedOrigins);
-      checkTokenSyntaxOnce(token);
-    } catch (err) {
-      return Promise.reject(reject(err, 'token extraction'));
-    }
-    return complete(token, source, req, options?.signal);
-  };
-
-  const token = (value: string, context?: TokenContext<R>): Promise<GameUser & U> => {
-    const source = context?.source ?? 'header';
-    try {
-      if (source === 'cookie' && client.verifyWebToken === undefined) {
-        throw new TypeError('a cookie token needs a client with a verifyWebToken(token) method');
-      }
-      if (source === 'cookie' && context?.req !== undefined) assertSameSite(context.req, allowedOrigins);
-      checkTokenSyntaxOnce(value);
-    } catch (err) {
-      return Promise.reject(reject(err, 'token check'));
-    }
-    return complete(value, source, (context?.req ?? NO_REQUEST) as R, context?.signal);
-  };
-
-  return Object.assign(authenticate, { token, realm });
+  const core = new AuthenticationCore(resolved);
+  return Object.assign((req: R, options?: AuthenticateCallOptions) => core.userFromRequest(req, options), {
+    token: (value: string, context?: TokenContext<R>) => core.userFromToken(value, context),
+    realm: core.realm,
+  });
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { GameUser, Logger } from '../types.js';
+import type { GameUser, Logger, UserTokenVerifier } from '../types.js';
+
+export type { UserTokenVerifier, VerifyCallOptions } from '../types.js';
 
 /**
  * The parts of an incoming request that authentication reads. An Express or
@@ -57,24 +59,6 @@ export interface TokenSources {
   cookie?: string | undefined;
 }
 
-/** Per-call options the authenticator hands to the verifier. */
-export interface VerifyCallOptions {
-  /** Aborted when nobody waits for the answer any more (the client hung up). */
-  signal?: AbortSignal | undefined;
-}
-
-/**
- * What authentication needs from the platform client: `PlatformClient`
- * satisfies it. Both methods throw a `PlatformError` on failure. The second
- * argument is passed only when the caller gave a signal.
- */
-export interface UserTokenVerifier {
-  /** Verifies a game user access token (E2). */
-  verifyUserToken(token: string, options?: VerifyCallOptions): Promise<GameUser>;
-  /** Verifies a web access token (cookie); needed only with `tokenFrom.cookie`. */
-  verifyWebToken?(token: string, options?: VerifyCallOptions): Promise<GameUser>;
-}
-
 /** Adds app data to the verified player; the result is merged into `req.user`. */
 export type MapUser<U extends object, R extends AuthRequest> = (user: GameUser, req: R) => U | Promise<U>;
 
@@ -104,4 +88,18 @@ export interface AuthenticateOptions<U extends object = object, R extends AuthRe
   authorize?: AuthorizeUser<U, R> | undefined;
   /** Where unexpected hook errors are logged. Default: `console.error`. */
   logger?: Logger | undefined;
+}
+
+/** Per-request options of an `Authenticator` call. */
+export interface AuthenticateCallOptions {
+  /** Abort when nobody waits for the answer any more; handed to the platform client. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Where a bare token came from, for `Authenticator.token`. */
+export interface TokenContext<R extends AuthRequest = AuthRequest> extends AuthenticateCallOptions {
+  /** The request behind the token (a WebSocket upgrade, a Nest or Fastify request); given to the hooks. */
+  req?: R | undefined;
+  /** `'cookie'` verifies a web token (`verifyWebToken`); anything else a user token. Default `'header'`. */
+  source?: TokenSource | undefined;
 }

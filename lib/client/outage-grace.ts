@@ -81,7 +81,7 @@ export class OutageGrace {
    * a shared store, settles once the store has the record (or gave up).
    * Closes a grace window that was open: the platform answers again.
    */
-  record(kind: Kind, digest: string, user: GameUser): Promise<unknown> | undefined {
+  remember(kind: Kind, digest: string, user: GameUser): Promise<unknown> | undefined {
     const record: GraceRecord = { memberNo: user.memberNo, guid: user.guid, verifiedAt: this.clock.now() };
     const key = this.keyOf(kind, digest);
     this.#local?.set(key, record);
@@ -102,7 +102,7 @@ export class OutageGrace {
    * a platform refusal drops the token's record. Otherwise rejects with
    * `error` as it is.
    */
-  async settle(kind: Kind, digest: string, error: unknown): Promise<GameUser> {
+  async answerFailure(kind: Kind, digest: string, error: unknown): Promise<GameUser> {
     if (!isPlatformOutage(error)) {
       if (isPlatformError(error) && (error.kind === 'invalid_token' || error.kind === 'device_not_registered')) await this.drop(kind, digest);
       throw error;

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { authenticateHttp } from '../adapters/index.js';
-import { authenticatorFor, resolveAuthenticateOptions, type AuthenticateOptions } from '../auth/index.js';
+import { authenticateHttp } from '../adapters/http-entry.js';
+import { AuthenticationCore, resolveAuthenticateOptions, type AuthenticateOptions } from '../auth/index.js';
 import type { PlatformError } from '../errors/index.js';
 
 /** Options of {@link requireGameUser}. */
@@ -34,17 +34,23 @@ export function requireGameUser<U extends object = object>(options: RequireGameU
   if (options !== null && typeof options === 'object' && 'passReqToCallback' in options) {
     throw new TypeError(`${owner}: options.passReqToCallback is not supported; use mapUser or authorize, which receive req`);
   }
-  const authenticate = authenticatorFor<U, Request>(resolveAuthenticateOptions(options, owner));
+  const core = new AuthenticationCore<U, Request>(resolveAuthenticateOptions(options, owner));
   const { credentialsRequired = true } = options;
   if (typeof credentialsRequired !== 'boolean') throw new TypeError(`${owner}: options.credentialsRequired must be a boolean`);
 
   return function requireGameUser(req: Request, res: Response, next: NextFunction): void {
-    authenticateHttp(authenticate, req, res).then((user) => {
-      req.user = user;
-      next();
-    }, (err: PlatformError) => {
-      if (!credentialsRequired && err.kind === 'missing_credentials') next();
-      else next(err);
-    });
+    admitRequest(core, credentialsRequired, req, res, next);
   };
+}
+
+/** One request through the kit's HTTP way in: `req.user` set and `next()`, or `next(platformError)`. */
+function admitRequest<U extends object>(core: AuthenticationCore<U, Request>, credentialsRequired: boolean, req: Request, res: Response, next: NextFunction): void {
+  const verified = authenticateHttp(core, req, res);
+  verified.then((user) => {
+    req.user = user;
+    next();
+  }, (err: PlatformError) => {
+    if (!credentialsRequired && err.kind === 'missing_credentials') next();
+    else next(err);
+  });
 }

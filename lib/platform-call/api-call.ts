@@ -15,8 +15,9 @@ import type { Teller } from '../diagnostics/channel-view.js';
 export type { CallContext } from './platform-http.js';
 
 type Parse<T> = (reply: PlatformReply, endpoint: PlatformEndpoint) => T;
-/** Builds the request from the headers that carry the API token (the same object while the token is). */
-type Build = (headers: Record<string, string>) => PlatformRequest;
+
+/** A call to send with the API token: everything but the headers, which carry it. */
+export type ApiRequest = Omit<PlatformRequest, 'headers'>;
 
 /** `/member/v3.0/{game_id}`, the base of E2, E3 and the web-token check. */
 export function memberPath(config: ResolvedPlatformConfig): string {
@@ -27,6 +28,11 @@ export function memberPath(config: ResolvedPlatformConfig): string {
 /** The headers of a call authenticated with the API token. */
 export function apiHeaders(config: ResolvedPlatformConfig, apiToken: string): Record<string, string> {
   return { Authorization: `Bearer ${apiToken}`, 'caller-id': config.callerId, 'Content-Type': 'application/json' };
+}
+
+/** The call as sent: `request` with the headers that carry the API token (the same object while the token is). */
+export function withApiHeaders(request: ApiRequest, headers: Record<string, string>): PlatformRequest {
+  return { endpoint: request.endpoint, method: request.method, path: request.path, query: request.query, body: request.body, headers };
 }
 
 /** One operation's progress, for its `call` message: the HTTP layer counts its attempts, the provider names its API token. */
@@ -73,7 +79,8 @@ export class ApiCall {
    * token, E2 only) lets the guard notice a run of 40000s; it counts the
    * token's digest, computed only for a 40000.
    */
-  async run<T>(endpoint: PlatformEndpoint, build: Build, parse: Parse<T>, subject?: string, context: CallContext = {}): Promise<T> {
+  async callWithApiToken<T>(request: ApiRequest, parse: Parse<T>, subject?: string, context: CallContext = {}): Promise<T> {
+    const { endpoint } = request;
     const progress: Progress = { started: performance.now(), attempts: 0 };
     // The budget is the operation's when it has one; made here only for a call made on its own.
     const ctx = boundedContext(context, this.config.totalTimeoutMs, progress.started);
@@ -83,11 +90,11 @@ export class ApiCall {
       // no closure, no options object).
       const first = this.provider.heldToken() ?? await this.provider.getToken(ctx);
       progress.apiToken = first;
-      const answer = await this.http.request(build(first === this.#headersToken ? this.#headers : this.#headersFor(first)), progress, ctx);
+      const answer = await this.http.request(withApiHeaders(request, first === this.#headersToken ? this.#headers : this.#headersFor(first)), progress, ctx);
       const blamed = guard === undefined ? false : this.#guarded(guard, answer, subject!, first, ctx);
       const ourSide = blamed instanceof Promise ? await blamed : blamed;
       let reply = answer;
-      if (ourSide || isApiTokenRejection(answer.code)) reply = await this.#reissued(endpoint, build, first, answer, ourSide, subject, ctx, progress);
+      if (ourSide || isApiTokenRejection(answer.code)) reply = await this.#reissued(request, first, answer, ourSide, subject, ctx, progress);
       else this.provider.answered(answer);
       if (reply.code === PlatformCode.BAD_REQUEST && guard?.suspectsOurSide === true) {
         throw errorForRefusalOnOurSide(reply.code);
@@ -104,18 +111,18 @@ export class ApiCall {
    * once more, the guard reading that answer too.
    */
   async #reissued(
-    endpoint: PlatformEndpoint, build: Build, first: string, answer: PlatformReply, blamed: boolean, subject: string | undefined, ctx: CallContext, progress: Progress,
+    request: ApiRequest, first: string, answer: PlatformReply, blamed: boolean, subject: string | undefined, ctx: CallContext, progress: Progress,
   ): Promise<PlatformReply> {
     const guard = subject === undefined ? undefined : this.guard;
     /** Set by the guard after an answer, before the provider reads it. */
     let ourSide = blamed;
     const attempt = async (apiToken: string): Promise<PlatformReply> => {
-      const again = await this.http.request(build(this.#headersFor(apiToken)), progress, ctx);
+      const again = await this.http.request(withApiHeaders(request, this.#headersFor(apiToken)), progress, ctx);
       ourSide = guard === undefined ? false : await this.#guarded(guard, again, subject!, apiToken, ctx);
       return again;
     };
     return this.provider.settle(first, answer, attempt, {
-      endpoint, deadline: ctx.deadline, signal: ctx.signal, trace: progress, logger: this.config.logger,
+      endpoint: request.endpoint, deadline: ctx.deadline, signal: ctx.signal, trace: progress, logger: this.config.logger,
       refusal: (reply: PlatformReply) => (isApiTokenRejection(reply.code) || ourSide ? reply.code : undefined),
     });
   }
@@ -142,7 +149,8 @@ export class ApiCall {
   }
 
   /** A call authenticated by the request itself (the web token). */
-  async runWithoutApiToken<T>(endpoint: PlatformEndpoint, request: PlatformRequest, parse: Parse<T>, context: CallContext = {}): Promise<T> {
+  async callWithoutApiToken<T>(request: PlatformRequest, parse: Parse<T>, context: CallContext = {}): Promise<T> {
+    const { endpoint } = request;
     const progress: Progress = { started: performance.now(), attempts: 0 };
     try {
       const reply = await this.http.request(request, progress, context);

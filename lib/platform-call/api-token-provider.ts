@@ -262,7 +262,7 @@ export class ApiTokenProvider extends ChannelViewEmitter<{ token: [TokenEvent] }
   }
 
   #issueShared(): Promise<string> {
-    return this.#issues.run('E1', () => this.#issue());
+    return this.#issues.share('E1', () => this.#issue());
   }
 
   #issue(): Promise<string> {

@@ -54,7 +54,12 @@ export class SingleFlight<T> {
     this.#flights.delete(key);
   }
 
-  run(key: string, work: (context: CallContext) => Promise<T>, signal?: Abortable): Promise<T> {
+  /**
+   * `work` for `key`, shared with every concurrent caller of the same key:
+   * started now when none runs. A caller with a `signal` may leave: its
+   * promise rejects at once, and the work is aborted once nobody waits.
+   */
+  share(key: string, work: (context: CallContext) => Promise<T>, signal?: Abortable): Promise<T> {
     if (signal?.aborted === true) return Promise.reject(abortedError(this.endpoint(key)));
     let flight = this.#flights.get(key);
     if (signal === undefined) {

@@ -315,7 +315,7 @@ export class RedisRevocationBus implements RevocationBus {
     if (this.#closed) return;
     for (const listener of this.#readyListeners) listener();
     // One resend for a burst of recoveries (a failover flaps): what was sent meanwhile is in it too.
-    if (this.#recent.size > 0) this.#resend.request();
+    if (this.#recent.size > 0) this.#resend.schedule();
     this.#askCatchUp();
   }
 

@@ -59,7 +59,7 @@ export class RedisVerificationStore implements VerificationStore {
     this.prefix = checkPrefix(options?.prefix);
     this.rollingUpgrade = options.rollingUpgrade ?? true;
     this.#topology = options.topology ?? topologyOf(client);
-    onReconnect(client, this.#topology, () => this.#rewrite.request());
+    onReconnect(client, this.#topology, () => this.#rewrite.schedule());
   }
 
   /**
@@ -103,7 +103,7 @@ export class RedisVerificationStore implements VerificationStore {
       this.#refused = false;
       if (this.#failing) {
         this.#failing = false;
-        this.#rewrite.request();
+        this.#rewrite.schedule();
       }
       return value;
     } catch (error) {

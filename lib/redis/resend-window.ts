@@ -12,12 +12,12 @@ export const RESEND_WINDOW_MS = 30_000;
 /** A burst of recoveries (a failover flaps) is answered by one resend, this long after the first. */
 export const RESEND_DELAY_MS = 500;
 
-/** Runs `fn` once, {@link RESEND_DELAY_MS} after the first of any number of `request()` calls; `cancel()` for good. */
-export function debouncedResend(fn: () => void): { request(): void; cancel(): void } {
+/** Runs `fn` once, {@link RESEND_DELAY_MS} after the first of any number of `schedule()` calls; `cancel()` for good. */
+export function debouncedResend(fn: () => void): { schedule(): void; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
   let cancelled = false;
   return {
-    request() {
+    schedule() {
       if (timer !== undefined || cancelled) return;
       timer = setTimeout(() => {
         timer = undefined;

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
-import { authenticateHttp, rememberPassportFailure } from '../adapters/index.js';
-import { accessDenied, authenticatorFor, resolveAuthenticateOptions, toPlatformError, type AuthenticateOptions, type Authenticator } from '../auth/index.js';
+import { rememberPassportFailure } from '../adapters/index.js';
+import { authenticateHttp } from '../adapters/http-entry.js';
+import { accessDenied, AuthenticationCore, resolveAuthenticateOptions, toPlatformError, type AuthenticateOptions } from '../auth/index.js';
 import { isPlatformError } from '../errors/index.js';
 import type { Logger } from '../types.js';
 import { BearerBase } from './bearer-base.js';
@@ -48,7 +49,7 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerBas
   private readonly credentialsRequired: boolean;
   private readonly passReq: boolean;
   private readonly verifyUser: VerifyCallback | VerifyCallbackWithRequest | undefined;
-  private readonly core: Authenticator<U, Request>;
+  private readonly core: AuthenticationCore<U, Request>;
   private readonly logger: Logger;
 
   constructor(options: PlatformBearerStrategyOptions<U> & { passReqToCallback?: false | undefined }, verify?: VerifyCallback);
@@ -64,7 +65,7 @@ export class PlatformBearerStrategy<U extends object = object> extends BearerBas
     this.credentialsRequired = credentialsRequired;
     this.passReq = passReqToCallback === true;
     this.verifyUser = verify;
-    this.core = authenticatorFor(resolved);
+    this.core = new AuthenticationCore(resolved);
     this.logger = resolved.logger;
   }
 

@@ -4,8 +4,10 @@ import path from 'node:path';
 // The layers of lib/, read from the import statements themselves. The folder
 // graph is computed from every relative import and must hold no cycle, so each
 // folder sits above the ones it uses. The adapters stand side by side on the
-// kit (lib/adapters/) and the core, never on each other, and enter another
-// folder only through its face (index.ts); the kit knows no framework; and
+// kit (lib/adapters/) and the core, never on each other; they take the kit's
+// files, which are made for them, and enter any other folder only through its
+// face (index.ts). The kit is the core's edge: it knows no framework, and it
+// names the core's own parts (the authentication core) directly; and
 // Express's folder is used by nobody but the public barrel, so a Fastify or
 // Nest app never loads Express code.
 const LIB = path.resolve(import.meta.dirname, '../../lib');
@@ -109,6 +111,14 @@ function isFace(target: string): boolean {
   return (parts.length === 2 && parts[1] === 'index.ts') || target === SHARED_TYPES || target === RUNTIME_CHECK;
 }
 
+/** An adapter's import of a file of another folder that is neither the kit's nor a face. */
+function isDeepImport(i: Import): boolean {
+  const own = folderOf(i.file);
+  if (!ADAPTERS.includes(own) || i.target === undefined || isFace(i.target)) return false;
+  const to = folderOf(i.target);
+  return to !== own && to !== KIT;
+}
+
 const files = readdirSync(LIB, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
 const imports = files.flatMap(importsOf);
 const show = (i: Import): string => `${i.file} -> ${i.specifier}`;
@@ -134,13 +144,19 @@ describe('the layers of lib/', () => {
     expect(cyclesOf(graph)).toEqual([]);
   });
 
-  it('lets an adapter or the kit enter another folder only through its face (index.ts)', () => {
-    const deep = imports.filter((i) => {
-      const own = folderOf(i.file);
-      if (!ADAPTERS.includes(own) && own !== KIT) return false;
-      return i.target !== undefined && folderOf(i.target) !== own && !isFace(i.target);
-    });
+  it('lets an adapter enter the core only through the kit and the faces (index.ts) of other folders', () => {
+    const deep = imports.filter(isDeepImport);
     expect(deep.map(show)).toEqual([]);
+    // What the rule refuses, and what it lets through.
+    const adapterFile = path.join('ws', 'websocket-auth.ts');
+    const probe = (file: string, target: string): boolean => isDeepImport({ file, specifier: target, target });
+    expect([
+      probe(adapterFile, path.join('auth', 'authentication-core.ts')),
+      probe(path.join('middleware', 'require-game-user.ts'), path.join('client', 'platform-client.ts')),
+      probe(adapterFile, path.join('adapters', 'http-entry.ts')),
+      probe(adapterFile, path.join('auth', 'index.ts')),
+      probe(path.join('client', 'platform-client.ts'), path.join('platform-call', 'api-call.ts')),
+    ]).toEqual([true, true, false, false, false]);
   });
 
   it('lets nothing outside middleware/ import middleware/ (Express) but the public barrel', () => {
