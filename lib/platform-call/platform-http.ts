@@ -12,13 +12,14 @@ import type { Abortable } from './deadline-signal.js';
 import { abortedError } from './aborted.js';
 import { faultFromBadBody, faultFromError } from './fault-boundary.js';
 import { BadBody, parsePlatformBody } from './platform-body.js';
-import type { ParsedBody, PlatformBody } from './platform-body.js';
-import { classifyNoResponse, countsAsPlatformFailure, fullJitterDelay, isRetryableResponse, retryAfterMs } from './retry-policy.js';
+import type { PlatformBody } from './platform-body.js';
+import type { Attempt, Call } from './call-state.js';
+import { pause, retryDelay } from './retry-delay.js';
+import { countsAsPlatformFailure } from './retry-policy.js';
+import { tracedAttempt } from './traced-attempt.js';
 import { Transport, TransportError } from './transport.js';
-import type { Exchange } from './transport.js';
 import { circuitChannel, platformCallChannel } from '../diagnostics/channels.js';
-import { trace } from '../diagnostics/publish.js';
-import type { CircuitMessage, PlatformCallMessage } from '../diagnostics/channels.js';
+import type { CircuitMessage } from '../diagnostics/channels.js';
 import type { Teller } from '../diagnostics/channel-view.js';
 
 /** One call to the platform, as the HTTP layer sends it. */
@@ -80,41 +81,6 @@ export interface HttpLoad {
   queued: number;
   /** `closed` also when the circuit breaker is turned off. */
   circuit: CircuitState;
-}
-
-/** How one HTTP attempt ended. */
-type Attempt =
-  | { readonly status: number; readonly body: ParsedBody; readonly retryAfter: unknown }
-  | { readonly status: undefined; readonly error: unknown; readonly code: string | undefined; readonly reused: boolean; readonly timedOut: boolean };
-
-/** One call's retry state. */
-interface Call {
-  readonly endpoint: PlatformEndpoint;
-  /** The call's signal: the operation's own, or one built here following the caller's. */
-  readonly signal: DeadlineSignal;
-  readonly deadline: number;
-  readonly stats: CallStats;
-  retries: number;
-  resetRetried: boolean;
-  /** Holds a slot of the limiter. */
-  admitted: boolean;
-  /** The caller has gone: no further attempt is made for it. */
-  callerGone: boolean;
-  /** The attempt in flight, if any. */
-  exchange: Exchange | undefined;
-}
-
-function pause(ms: number, signal: DeadlineSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done);
-  });
 }
 
 /**
@@ -181,7 +147,7 @@ export class PlatformHttp {
     const given = context.signal;
     if (given?.aborted === true) {
       const reason = given instanceof DeadlineSignal ? given.reason : 'caller';
-      throw reason === 'deadline' ? errorForTransportFault('timeout', req.endpoint, `no answer within the ${this.config.totalTimeoutMs} ms budget`) : this.#ended(given as DeadlineSignal, req.endpoint, abortedError(req.endpoint));
+      throw reason === 'deadline' ? errorForTransportFault('timeout', req.endpoint, `no answer within the ${this.config.totalTimeoutMs} ms budget`) : endedError(given as DeadlineSignal, req.endpoint, abortedError(req.endpoint), this.#closed);
     }
     const permit = this.#breaker?.admit(req.endpoint);
     // A call refused by our own limiter, or given up by its caller, says nothing about the platform.
@@ -214,7 +180,7 @@ export class PlatformHttp {
       if (!this.#limiter.tryAcquire()) {
         const waiting = setTimeout(() => this.#reclaimSlot(), RECLAIM_AFTER_MS);
         try {
-          await this.#limiter.acquire(signal, req.endpoint, () => this.#ended(signal, req.endpoint, undefined)
+          await this.#limiter.acquire(signal, req.endpoint, () => endedError(signal, req.endpoint, undefined, this.#closed)
             ?? errorForTransportFault('timeout', req.endpoint, 'waited too long for a free connection slot'));
         } finally {
           clearTimeout(waiting);
@@ -230,16 +196,18 @@ export class PlatformHttp {
         let attempt: Attempt;
         for (;;) {
           call.stats.attempts += 1;
-          attempt = await (platformCallChannel.hasSubscribers ? this.#traced(req, call) : this.#attempt(req, call));
+          attempt = await (platformCallChannel.hasSubscribers
+            ? tracedAttempt(this.#transport, req, call, this.config.timeoutMs, this.#host)
+            : sendAttempt(this.#transport, req, call, this.config.timeoutMs));
           // An answer in the platform's JSON decides unless its code is 50000: the common case
           // (any success or refusal) has no retry to weigh.
           if (attempt.status !== undefined && !(attempt.body instanceof BadBody) && !isTransientCode(attempt.body.code)) break;
-          const delay = this.#retryDelay(attempt, call);
+          const delay = retryDelay(attempt, call, this.config);
           if (delay === undefined) break;
           await pause(delay, call.signal);
           if (call.signal.aborted) break;
         }
-        const { reply, failure } = this.#outcome(attempt, call);
+        const { reply, failure } = callOutcome(attempt, call, this.config);
         if (reply !== undefined) {
           // Any code but 50000 is an answer, a 40000 included (only 50000 means the platform itself failed).
           verdict = isTransientCode(reply.code) ? 'failure' : 'success';
@@ -251,12 +219,12 @@ export class PlatformHttp {
         if (call.callerGone || signal.reason === 'closed' || this.#closed) verdict = 'ignored';
         // Cut short by our own deadline (a long queue, a slow E1 before it): not the platform's fault.
         else if (signal.reason === 'deadline' && budgetAtSend < this.config.timeoutMs) verdict = 'ignored';
-        throw this.#ended(signal, req.endpoint, error);
+        throw endedError(signal, req.endpoint, error, this.#closed);
       } finally {
         this.#limiter.release();
       }
     } catch (error) {
-      throw this.#ended(signal, req.endpoint, error);
+      throw endedError(signal, req.endpoint, error, this.#closed);
     } finally {
       signal.removeEventListener('abort', onAbort);
       if (owned) signal.dispose();
@@ -297,13 +265,6 @@ export class PlatformHttp {
     await this.#transport.close();
   }
 
-  /** The error a call ends with when its own signal stopped it. */
-  #ended(signal: DeadlineSignal | undefined, endpoint: PlatformEndpoint, error: unknown): unknown {
-    if (signal?.reason === 'closed' || this.#closed) return errorForTransportFault('closed', endpoint);
-    if (signal?.reason === 'caller') return abortedError(endpoint);
-    return error;
-  }
-
   #circuitChanged(event: CircuitEvent): void {
     logCircuitChange(this.config, event);
     const events = this.events;
@@ -312,101 +273,62 @@ export class PlatformHttp {
     if (events === undefined) circuitChannel.publish(message);
     else events.tell('circuit', message);
   }
+}
 
-  /** One attempt told on the `platform-call` channel (only while it has subscribers). */
-  #traced(req: PlatformRequest, call: Call): Promise<Attempt> {
-    const message: PlatformCallMessage = {
-      endpoint: req.endpoint, method: req.method, host: this.#host, path: req.path, attempt: call.stats.attempts,
-    };
-    const started = performance.now();
-    return trace(platformCallChannel, message, async () => {
-      const attempt = await this.#attempt(req, call);
-      message.durationMs = performance.now() - started;
-      if (attempt.status !== undefined) {
-        message.statusCode = attempt.status;
-        if (attempt.body instanceof BadBody) message.outcome = 'fault';
-        else {
-          message.code = attempt.body.code;
-          message.outcome = attempt.body.code === 0 ? 'ok' : isTransientCode(attempt.body.code) ? 'fault' : 'refused';
-        }
-      } else {
-        message.outcome = attempt.timedOut ? 'timeout' : call.signal.aborted ? (call.signal.reason === 'deadline' ? 'timeout' : 'aborted') : 'fault';
-      }
-      return attempt;
-    });
-  }
+// The steps `PlatformHttp.request` composes per attempt, beside it: one attempt over the
+// transport and the reading of the last one run on every call, and a file of their own would be
+// one more file each verified request executes. The tracing of an attempt (traced-attempt) and
+// the wait before a retry (retry-delay) run only when they are needed, in their own files.
 
-  /**
-   * One attempt: its promise resolves with how it ended, never rejects. A
-   * promise chain rather than an async function: one frame fewer per call.
-   */
-  #attempt(req: PlatformRequest, call: Call): Promise<Attempt> {
-    const { signal } = call;
-    if (signal.aborted && signal.reason !== 'caller') {
-      return Promise.resolve({ status: undefined, error: new TransportError('ERR_CANCELED', false), code: 'ERR_CANCELED', reused: false, timedOut: false });
-    }
-    // The attempt's own time (headers and body alike), within the call's.
-    // When the call's deadline comes first, its own timer ends the attempt: no second one.
-    const left = call.deadline - performance.now();
-    const exchange = this.#transport.start(req, Math.min(this.config.timeoutMs, left), this.config.timeoutMs < left);
-    call.exchange = exchange;
-    return exchange.done.then(
-      (res) => {
-        call.exchange = undefined;
-        return { status: res.status, body: parsePlatformBody(res.text), retryAfter: res.retryAfter };
-      },
-      (error: unknown) => {
-        call.exchange = undefined;
-        const fault = error instanceof TransportError ? error : new TransportError(undefined, false);
-        return { status: undefined, error: fault, code: fault.code, reused: fault.reused, timedOut: fault.code === 'ETIMEDOUT' && !signal.aborted };
-      },
-    );
+/**
+ * One attempt over the transport, bounded by `timeoutMs` within the call's deadline: its
+ * promise resolves with how it ended, never rejects. A promise chain rather than an async
+ * function: one frame fewer per call.
+ */
+export function sendAttempt(transport: Transport, req: PlatformRequest, call: Call, timeoutMs: number): Promise<Attempt> {
+  const { signal } = call;
+  if (signal.aborted && signal.reason !== 'caller') {
+    return Promise.resolve({ status: undefined, error: new TransportError('ERR_CANCELED', false), code: 'ERR_CANCELED', reused: false, timedOut: false });
   }
+  // The attempt's own time (headers and body alike), within the call's.
+  // When the call's deadline comes first, its own timer ends the attempt: no second one.
+  const left = call.deadline - performance.now();
+  const exchange = transport.start(req, Math.min(timeoutMs, left), timeoutMs < left);
+  call.exchange = exchange;
+  return exchange.done.then(
+    (res) => {
+      call.exchange = undefined;
+      return { status: res.status, body: parsePlatformBody(res.text), retryAfter: res.retryAfter };
+    },
+    (error: unknown) => {
+      call.exchange = undefined;
+      const fault = error instanceof TransportError ? error : new TransportError(undefined, false);
+      return { status: undefined, error: fault, code: fault.code, reused: fault.reused, timedOut: fault.code === 'ETIMEDOUT' && !signal.aborted };
+    },
+  );
+}
 
-  /** The wait before the next attempt, or `undefined` for none (what is retried, said explicitly). */
-  #retryDelay(attempt: Attempt, call: Call): number | undefined {
-    if (call.signal.aborted || call.callerGone) return undefined;
-    const { retries, retryBaseDelayMs, retryMaxDelayMs, logger } = this.config;
-    // Node's keep-alive race: a reused keep-alive socket closed by the server under us is
-    // retried once at once, on top of (and even without) ordinary retries.
-    if (attempt.status === undefined && attempt.code === 'ECONNRESET' && attempt.reused && !call.resetRetried) {
-      call.resetRetried = true;
-      logger.debug({ endpoint: call.endpoint, reason: 'ECONNRESET on a reused socket' }, 'retrying platform call');
-      return 0;
-    }
-    if (call.retries >= retries) return undefined;
-    if (attempt.status !== undefined) {
-      // A 5xx or 429 whose JSON code is not 50000 is an answer: its code decides.
-      if (!isRetryableResponse(attempt.status, attempt.body)) return undefined;
-    } else if (!attempt.timedOut) {
-      const kind = classifyNoResponse(attempt.code);
-      if (kind !== 'network' && kind !== 'timeout') return undefined;
-    }
-    const jitter = fullJitterDelay(call.retries + 1, retryBaseDelayMs, retryMaxDelayMs);
-    const retryAfter = attempt.status === undefined ? 0 : retryAfterMs(attempt.retryAfter, retryMaxDelayMs);
-    const delay = Math.max(jitter, retryAfter);
-    if (performance.now() + delay >= call.deadline) return undefined;
-    call.retries += 1;
-    const reason = attempt.status !== undefined ? `HTTP ${attempt.status}` : attempt.timedOut ? 'timeout' : attempt.code ?? 'network';
-    logger.debug({ endpoint: call.endpoint, reason, retry: call.retries, delayMs: delay }, 'retrying platform call');
-    return delay;
+/** The last attempt, read as the call's result. */
+export function callOutcome(attempt: Attempt, call: Call, config: ResolvedPlatformConfig):
+  { reply: PlatformReply; failure?: undefined } | { reply?: undefined; failure: { error: PlatformError; verdict: CallVerdict } } {
+  const { endpoint } = call;
+  if (attempt.status === undefined) {
+    const error = attempt.timedOut
+      ? errorForTransportFault('timeout', endpoint, `no answer within the ${config.timeoutMs} ms of an attempt`)
+      : faultFromError(attempt.error, endpoint, call.signal.aborted, config.totalTimeoutMs);
+    return { failure: { error, verdict: 'failure' } };
   }
+  const { status, body } = attempt;
+  if (body instanceof BadBody) {
+    // An edge's HTML 4xx (a firewall refusing an attacker's token) is not the platform failing.
+    return { failure: { error: faultFromBadBody(status, body.reason, endpoint), verdict: countsAsPlatformFailure(status) ? 'failure' : 'ignored' } };
+  }
+  return { reply: { status, code: body.code, fields: body.fields } };
+}
 
-  /** The last attempt, read as the call's result. */
-  #outcome(attempt: Attempt, call: Call):
-    { reply: PlatformReply; failure?: undefined } | { reply?: undefined; failure: { error: PlatformError; verdict: CallVerdict } } {
-    const { endpoint } = call;
-    if (attempt.status === undefined) {
-      const error = attempt.timedOut
-        ? errorForTransportFault('timeout', endpoint, `no answer within the ${this.config.timeoutMs} ms of an attempt`)
-        : faultFromError(attempt.error, endpoint, call.signal.aborted, this.config.totalTimeoutMs);
-      return { failure: { error, verdict: 'failure' } };
-    }
-    const { status, body } = attempt;
-    if (body instanceof BadBody) {
-      // An edge's HTML 4xx (a firewall refusing an attacker's token) is not the platform failing.
-      return { failure: { error: faultFromBadBody(status, body.reason, endpoint), verdict: countsAsPlatformFailure(status) ? 'failure' : 'ignored' } };
-    }
-    return { reply: { status, code: body.code, fields: body.fields } };
-  }
+/** The error a call ends with when its own signal stopped it, or the layer was closed (`closed`). */
+function endedError(signal: DeadlineSignal | undefined, endpoint: PlatformEndpoint, error: unknown, closed: boolean): unknown {
+  if (signal?.reason === 'closed' || closed) return errorForTransportFault('closed', endpoint);
+  if (signal?.reason === 'caller') return abortedError(endpoint);
+  return error;
 }
