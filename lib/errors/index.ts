@@ -6,10 +6,8 @@ export {
   errorForPlatformCode,
   errorForTransportFault,
   errorForRefusalOnOurSide,
-  isApiTokenRejection,
   isPlatformOutage,
   notAnOutage,
-  isTransientCode,
 } from './platform-codes.js';
 export type { PlatformEndpoint, TransportFault } from './platform-codes.js';
 export { missingCredentials, invalidRequest, malformedToken, rateLimited, shuttingDown } from './request-errors.js';

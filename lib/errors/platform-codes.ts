@@ -17,16 +17,6 @@ export const PlatformCode = {
 /** Which platform call produced a code; 40000 means different things. */
 export type PlatformEndpoint = 'E1' | 'E2' | 'E3' | 'web';
 
-/** 40101/40103: our API token was refused; reissue it and retry the call once. */
-export function isApiTokenRejection(code: number): boolean {
-  return code === PlatformCode.INVALID_API_TOKEN || code === PlatformCode.EXPIRED_API_TOKEN;
-}
-
-/** 50000: the platform's "unknown error", retried like a 5xx. */
-export function isTransientCode(code: number): boolean {
-  return code === PlatformCode.UNKNOWN_ERROR;
-}
-
 /**
  * The one place that maps a platform `code` (other than 0) to an outcome.
  * Called after retries and the API-token reissue are exhausted.

@@ -1,10 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import { fingerprint, tokenKey } from '../hashing/fingerprint.js';
-import { errorForPlatformCode, errorForRefusalOnOurSide, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode } from '../errors/index.js';
+import { errorForPlatformCode, errorForRefusalOnOurSide, errorForTransportFault, isPlatformError, PlatformCode } from '../errors/index.js';
+import { isApiTokenRejection } from './platform-body.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
 import { isAbortedError } from './aborted.js';
-import { boundedContext, type CallContext, type CallStats, type PlatformHttp, type PlatformReply, type PlatformRequest } from './platform-http.js';
+import { apiHeaders, boundedContext, memberPath, type CallContext, type CallStats, type PlatformHttp, type PlatformReply, type PlatformRequest } from './platform-http.js';
 import type { ApiTokenProvider } from './api-token-provider.js';
 import type { TokenTrace } from './provider-types.js';
 import type { TokenRunGuard } from './token-run-guard.js';
@@ -18,17 +19,6 @@ type Parse<T> = (reply: PlatformReply, endpoint: PlatformEndpoint) => T;
 
 /** A call to send with the API token: everything but the headers, which carry it. */
 export type ApiRequest = Omit<PlatformRequest, 'headers'>;
-
-/** `/member/v3.0/{game_id}`, the base of E2, E3 and the web-token check. */
-export function memberPath(config: ResolvedPlatformConfig): string {
-  return `/member/v3.0/${encodeURIComponent(config.gameId)}`;
-}
-
-// The platform lists Content-Type: application/json for E2 and E3 alike (E3 is a GET with no body).
-/** The headers of a call authenticated with the API token. */
-export function apiHeaders(config: ResolvedPlatformConfig, apiToken: string): Record<string, string> {
-  return { Authorization: `Bearer ${apiToken}`, 'caller-id': config.callerId, 'Content-Type': 'application/json' };
-}
 
 /** The call as sent: `request` with the headers that carry the API token (the same object while the token is). */
 export function withApiHeaders(request: ApiRequest, headers: Record<string, string>): PlatformRequest {

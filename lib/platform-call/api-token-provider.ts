@@ -3,9 +3,10 @@ import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js'
 import { resolvePlatformConfig } from '../config/index.js';
 import { fingerprint, tokenKey } from '../hashing/fingerprint.js';
 import {
-  errorForPlatformCode, errorForTransportFault, isApiTokenRejection, isPlatformError, PlatformCode,
+  errorForPlatformCode, errorForTransportFault, isPlatformError, PlatformCode,
 } from '../errors/index.js';
 import type { PlatformError } from '../errors/index.js';
+import { isApiTokenRejection } from './platform-body.js';
 import { isCircuitOpenError } from './circuit-breaker.js';
 import { PlatformHttp } from './platform-http.js';
 import { SingleFlight } from './single-flight.js';

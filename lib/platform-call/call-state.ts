@@ -1,7 +1,6 @@
 import type { PlatformEndpoint } from '../errors/index.js';
 import type { DeadlineSignal } from './deadline-signal.js';
 import type { ParsedBody } from './platform-body.js';
-import type { CallStats } from './platform-http.js';
 import type { Exchange } from './transport.js';
 
 /** How one HTTP attempt ended. */
@@ -24,4 +23,9 @@ export interface Call {
   callerGone: boolean;
   /** The attempt in flight, if any. */
   exchange: Exchange | undefined;
+}
+
+/** Filled in as the call proceeds, readable even when it throws. */
+export interface CallStats {
+  attempts: number;
 }

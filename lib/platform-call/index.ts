@@ -16,7 +16,7 @@ export { PlatformHttp } from './platform-http.js';
 export { KEEP_ALIVE_IDLE_MS, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES, Exchange, Transport, TransportError } from './transport.js';
 export type { TransportOptions, RawRequest, RawResponse } from './transport.js';
 export type { PlatformRequest, PlatformReply, CallStats, CallContext, HttpLoad } from './platform-http.js';
-export { BadBody, parsePlatformBody, readIdentifier, readObject, isRecord, memberFromReply, verifiedIdentifiers } from './platform-body.js';
+export { BadBody, isApiTokenRejection, isTransientCode, parsePlatformBody, readIdentifier, readObject, isRecord, memberFromReply, verifiedIdentifiers } from './platform-body.js';
 export type { PlatformBody, ParsedBody, VerifiedIdentifiers } from './platform-body.js';
 export { fullJitterDelay, retryAfterMs, isRetryableResponse, classifyNoResponse, countsAsPlatformFailure } from './retry-policy.js';
 export { faultFromError, faultFromBadBody } from './fault-boundary.js';

@@ -1,9 +1,19 @@
 // The platform's JSON answer, read once for all: parsed with its identifiers' digits kept, its
 // `code`, and the member its `value` names (E2, E3 and the web-token check share the shape).
 import { isLosslessNumber, parse } from 'lossless-json';
-import { errorForTransportFault } from '../errors/index.js';
+import { errorForTransportFault, PlatformCode } from '../errors/index.js';
 import type { PlatformEndpoint } from '../errors/index.js';
 import type { GameUser } from '../types.js';
+
+/** 40101/40103: our API token was refused; the call reissues it and runs once more. */
+export function isApiTokenRejection(code: number): boolean {
+  return code === PlatformCode.INVALID_API_TOKEN || code === PlatformCode.EXPIRED_API_TOKEN;
+}
+
+/** 50000: the platform's "unknown error", retried like a 5xx (any other code is an answer). */
+export function isTransientCode(code: number): boolean {
+  return code === PlatformCode.UNKNOWN_ERROR;
+}
 
 /** A platform JSON body with an integer `code`. Numbers inside stay lossless. */
 export interface PlatformBody {

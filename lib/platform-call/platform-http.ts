@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js';
 import { resolvePlatformConfig } from '../config/index.js';
-import { errorForTransportFault, isTransientCode } from '../errors/index.js';
+import { errorForTransportFault } from '../errors/index.js';
 import type { PlatformEndpoint, PlatformError } from '../errors/index.js';
 import { CallLimiter } from './call-limiter.js';
 import { CircuitBreaker } from './circuit-breaker.js';
@@ -11,15 +11,17 @@ import { DeadlineSignal } from './deadline-signal.js';
 import type { Abortable } from './deadline-signal.js';
 import { abortedError } from './aborted.js';
 import { faultFromBadBody, faultFromError } from './fault-boundary.js';
-import { BadBody, parsePlatformBody } from './platform-body.js';
+import { BadBody, isTransientCode, parsePlatformBody } from './platform-body.js';
 import type { PlatformBody } from './platform-body.js';
-import type { Attempt, Call } from './call-state.js';
+import type { Attempt, Call, CallStats } from './call-state.js';
+
+export type { CallStats } from './call-state.js';
 import { pause, retryDelay } from './retry-delay.js';
 import { countsAsPlatformFailure } from './retry-policy.js';
-import { tracedAttempt } from './traced-attempt.js';
+import { trace } from '../diagnostics/publish.js';
 import { Transport, TransportError } from './transport.js';
 import { circuitChannel, platformCallChannel } from '../diagnostics/channels.js';
-import type { CircuitMessage } from '../diagnostics/channels.js';
+import type { CircuitMessage, PlatformCallMessage } from '../diagnostics/channels.js';
 import type { Teller } from '../diagnostics/channel-view.js';
 
 /** One call to the platform, as the HTTP layer sends it. */
@@ -32,6 +34,17 @@ export interface PlatformRequest {
   /** Never changed once sent: the transport reuses its merge with its own headers while the same object comes back. */
   headers: Record<string, string>;
   body?: Record<string, string>;
+}
+
+/** `/member/v3.0/{game_id}`, the base of E2, E3 and the web-token check. */
+export function memberPath(config: ResolvedPlatformConfig): string {
+  return `/member/v3.0/${encodeURIComponent(config.gameId)}`;
+}
+
+// The platform lists Content-Type: application/json for E2 and E3 alike (E3 is a GET with no body).
+/** The headers of a call authenticated with the API token. */
+export function apiHeaders(config: ResolvedPlatformConfig, apiToken: string): Record<string, string> {
+  return { Authorization: `Bearer ${apiToken}`, 'caller-id': config.callerId, 'Content-Type': 'application/json' };
 }
 
 /**
@@ -68,11 +81,6 @@ export function boundedContext(given: CallContext, totalTimeoutMs: number, now: 
 /** A parsed platform answer: the body's `code` decides, whatever the HTTP status. */
 export interface PlatformReply extends PlatformBody {
   readonly status: number;
-}
-
-/** Filled in as the call proceeds, readable even when it throws. */
-export interface CallStats {
-  attempts: number;
 }
 
 /** What the HTTP layer's `load` reports (calls in flight and queued), for health checks. */
@@ -276,9 +284,9 @@ export class PlatformHttp {
 }
 
 // The steps `PlatformHttp.request` composes per attempt, beside it: one attempt over the
-// transport and the reading of the last one run on every call, and a file of their own would be
-// one more file each verified request executes. The tracing of an attempt (traced-attempt) and
-// the wait before a retry (retry-delay) run only when they are needed, in their own files.
+// transport, its tracing (a wrapper around the same step, called only while the channel has
+// subscribers) and the reading of the last attempt. The wait before a retry runs only when one
+// is needed, in its own file (retry-delay).
 
 /**
  * One attempt over the transport, bounded by `timeoutMs` within the call's deadline: its
@@ -306,6 +314,33 @@ export function sendAttempt(transport: Transport, req: PlatformRequest, call: Ca
       return { status: undefined, error: fault, code: fault.code, reused: fault.reused, timedOut: fault.code === 'ETIMEDOUT' && !signal.aborted };
     },
   );
+}
+
+/**
+ * One attempt told on the `platform-call` channel (only while it has subscribers): the same
+ * attempt as {@link sendAttempt}, wrapped, its answer read into the message once it has ended.
+ * `timeoutMs` bounds the attempt as there; `host` is the platform's `host[:port]`.
+ */
+export function tracedAttempt(transport: Transport, req: PlatformRequest, call: Call, timeoutMs: number, host: string): Promise<Attempt> {
+  const message: PlatformCallMessage = {
+    endpoint: req.endpoint, method: req.method, host, path: req.path, attempt: call.stats.attempts,
+  };
+  const started = performance.now();
+  return trace(platformCallChannel, message, async () => {
+    const attempt = await sendAttempt(transport, req, call, timeoutMs);
+    message.durationMs = performance.now() - started;
+    if (attempt.status !== undefined) {
+      message.statusCode = attempt.status;
+      if (attempt.body instanceof BadBody) message.outcome = 'fault';
+      else {
+        message.code = attempt.body.code;
+        message.outcome = attempt.body.code === 0 ? 'ok' : isTransientCode(attempt.body.code) ? 'fault' : 'refused';
+      }
+    } else {
+      message.outcome = attempt.timedOut ? 'timeout' : call.signal.aborted ? (call.signal.reason === 'deadline' ? 'timeout' : 'aborted') : 'fault';
+    }
+    return attempt;
+  });
 }
 
 /** The last attempt, read as the call's result. */

@@ -1,4 +1,4 @@
-import { isTransientCode } from '../errors/index.js';
+import { isTransientCode } from './platform-body.js';
 import { BadBody } from './platform-body.js';
 
 // What is retried, stated explicitly: a generic retry library's defaults would

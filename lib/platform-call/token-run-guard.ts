@@ -1,12 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import { fingerprint } from '../hashing/fingerprint.js';
-import { isApiTokenRejection, PlatformCode } from '../errors/index.js';
+import { PlatformCode } from '../errors/index.js';
+import { isApiTokenRejection } from './platform-body.js';
+import { apiHeaders, memberPath } from './platform-http.js';
 import type { CallContext, PlatformHttp, PlatformRequest } from './platform-http.js';
 import type { MonotonicClock } from '../time/monotonic.js';
 import type { ProbeMessage, ProbeOutcome } from '../diagnostics/channels.js';
 import type { Teller } from '../diagnostics/channel-view.js';
-import { apiHeaders, memberPath } from './api-call.js';
 
 /** Distinct user tokens refused with 40000 in a row (no success between) that make us check our own API token. */
 export const INVALID_TOKEN_RUN_LENGTH = 20;

@@ -2,8 +2,6 @@ import { inspect } from 'node:util';
 import {
   errorForPlatformCode,
   errorForTransportFault,
-  isApiTokenRejection,
-  isTransientCode,
   PlatformError,
 } from '../../lib/errors/index.js';
 
@@ -43,13 +41,6 @@ describe('errorForPlatformCode: the one map from platform codes to outcomes', ()
   it('gives 503 answers a Retry-After', () => {
     expect(errorForPlatformCode(50000, 'E2').retryAfterSeconds).toBeGreaterThan(0);
     expect(errorForTransportFault('timeout', 'E2').retryAfterSeconds).toBeGreaterThan(0);
-  });
-
-  it('classifies reissue and transient codes', () => {
-    expect([40101, 40103].every(isApiTokenRejection)).toBe(true);
-    expect([0, 40000, 40105, 50000].some(isApiTokenRejection)).toBe(false);
-    expect(isTransientCode(50000)).toBe(true);
-    expect(isTransientCode(40000)).toBe(false);
   });
 
   it('maps every transport fault to 503 retry_later', () => {

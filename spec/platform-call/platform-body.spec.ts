@@ -1,4 +1,4 @@
-import { BadBody, parsePlatformBody, readIdentifier } from '../../lib/platform-call/index.js';
+import { BadBody, isApiTokenRejection, isTransientCode, parsePlatformBody, readIdentifier } from '../../lib/platform-call/index.js';
 import type { PlatformBody } from '../../lib/platform-call/index.js';
 import { isPlatformError } from '../../lib/errors/index.js';
 
@@ -65,5 +65,14 @@ describe('readIdentifier', () => {
     }
     expect(isPlatformError(caught) && caught.kind === 'platform_unavailable' && caught.status === 503).toBe(true);
     expect((caught as Error).message).toContain('member_no is not a decimal identifier');
+  });
+});
+
+describe('what a code means for the call', () => {
+  it('classifies reissue and transient codes', () => {
+    expect([40101, 40103].every(isApiTokenRejection)).toBe(true);
+    expect([0, 40000, 40105, 50000].some(isApiTokenRejection)).toBe(false);
+    expect(isTransientCode(50000)).toBe(true);
+    expect(isTransientCode(40000)).toBe(false);
   });
 });
