@@ -1,34 +1,7 @@
 import { EmulatorSeedError } from './errors.js';
-import type { EmulatorEnvironment } from './types.js';
+import type { SeedClient, SeedMember } from './types.js';
 
-/** A server credential set (E1). */
-export interface SeedClient {
-  client_id: string;
-  client_secret: string;
-  /** The Game ID these credentials are for. */
-  service_id: string;
-  /** API token lifetime; default 2592000 (30 days). */
-  api_token_ttl_seconds?: number;
-  /** Only valid when the emulator runs in this environment; absent: valid in both. */
-  environment?: EmulatorEnvironment;
-}
-
-/** A platform member. Identifiers are strings of digits. */
-export interface SeedMember {
-  member_no: string;
-  /** guid per Game ID; a game missing here means "terms not accepted" (no guid). */
-  guids?: Record<string, string>;
-  /** false: E2 answers 46217. Default true. */
-  device_registered?: boolean;
-  /** Shown on the browser login page only. */
-  nickname?: string;
-}
-
-/** The emulator's data (the seed format in lib/emulator/README.md, plus optional extensions). */
-export interface EmulatorSeed {
-  clients: SeedClient[];
-  members: SeedMember[];
-}
+export type { EmulatorSeed, SeedClient, SeedMember } from './types.js';
 
 /** Default API token lifetime: 720 hours. */
 export const DEFAULT_API_TOKEN_TTL_SECONDS = 30 * 24 * 3600;

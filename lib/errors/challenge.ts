@@ -1,4 +1,9 @@
-import type { PlatformError } from './platform-error.js';
+/** What a challenge is made from: a `PlatformError`'s kind, action and description. */
+export interface ChallengedError {
+  readonly kind: string;
+  readonly action: string;
+  readonly description?: string | undefined;
+}
 
 /** Default realm of the `WWW-Authenticate` challenge. */
 export const DEFAULT_REALM = 'game-platform';
@@ -24,7 +29,7 @@ function quoted(value: string): string {
  * reading, but clients commonly treat any Bearer challenge as "log in again",
  * the re-login loop this package exists to avoid.
  */
-export function challengeFor(error: PlatformError, realm: string = DEFAULT_REALM): string | undefined {
+export function challengeFor(error: ChallengedError, realm: string = DEFAULT_REALM): string | undefined {
   const parts = [`realm=${quoted(realm)}`];
   if (error.kind === 'missing_credentials') return `Bearer ${parts.join(', ')}`;
   // Only a malformed *authentication* request (action `login`) challenges; a

@@ -16,7 +16,7 @@ import '../runtime-check.js'; // first: an unsupported Node is refused before an
 export { SessionRegistry, LiveConnection } from './session-registry.js';
 export type { SessionRegistryOptions, RefreshResult, TokenGroup, ConnectionCloser } from './session-registry.js';
 export { Reverifier, DEFAULT_REVERIFY_INTERVAL_MS, DEFAULT_REVERIFY_GRACE_MS } from './reverifier.js';
-export type { ReverifyOptions, ReverifyStats } from './reverifier.js';
+export type { ReverifiedSessions, ReverifyOptions, ReverifyStats } from './reverifier.js';
 export { WS_CLOSE, closeCodeFor, closeFrameFor } from './close-codes.js';
 export { DEFAULT_MIN_REFRESH_INTERVAL_MS } from './refresh-limit.js';
 export { DEFAULT_MAX_BUFFERED_BYTES, DEFAULT_MAX_PRE_AUTH_BYTES, OUTBOUND_OVERFLOW, checkByteBound, exceedsOutbound } from './byte-bounds.js';

@@ -3,7 +3,8 @@ import { performance } from 'node:perf_hooks';
 import type { Authenticator } from '../auth/authenticate.js';
 import { integerOption } from '../config/validate.js';
 import { PlatformError } from '../errors/index.js';
-import type { SessionRegistry, TokenGroup } from './session-registry.js';
+import type { SessionEndCause } from '../diagnostics/channels.js';
+import type { TokenGroup } from './live-connection.js';
 
 const GRACE_IS_NO_VERIFICATION = new PlatformError({ kind: 'platform_unavailable', message: 'The platform is out of service (answered from the outage grace).' });
 
@@ -17,7 +18,19 @@ export const DEFAULT_REVERIFY_INTERVAL_MS = 300_000;
 /** Default outage grace: 15 minutes without a successful re-verification. */
 export const DEFAULT_REVERIFY_GRACE_MS = 900_000;
 
-/** Re-verification options of a {@link SessionRegistry}. */
+/** What a {@link Reverifier} reads and ends: the `SessionRegistry` that owns it. */
+export interface ReverifiedSessions {
+  /** The distinct live tokens. */
+  groups(): TokenGroup[];
+  /** The live group of a token digest, if any. */
+  group(key: string): TokenGroup | undefined;
+  /** The registry's clock, in ms. */
+  now(): number;
+  /** Ends every connection of a group; returns how many. */
+  endGroup(group: TokenGroup, error: PlatformError, cause?: SessionEndCause): number;
+}
+
+/** Re-verification options of a `SessionRegistry`. */
 export interface ReverifyOptions {
   /** How often each distinct live token is verified again, in ms. Default 300000; `0` turns re-verification off. */
   reverifyIntervalMs?: number | undefined;
@@ -82,7 +95,7 @@ export class Reverifier extends EventEmitter<{ pass: [ReverifyStats] }> {
   readonly cadenceMs: number;
   /** How long after a verification began the next one of that token may start at the earliest, in ms. */
   readonly restMs: number;
-  readonly #registry: SessionRegistry;
+  readonly #registry: ReverifiedSessions;
   readonly #authenticate: Authenticator<object, never>;
   /** Live token groups and when each is due (performance.now() ms), earliest first. */
   readonly #due = new Map<TokenGroup, number>();
@@ -94,7 +107,7 @@ export class Reverifier extends EventEmitter<{ pass: [ReverifyStats] }> {
   #inFlight = 0;
   #round: Round | undefined;
 
-  constructor(registry: SessionRegistry, options: ReverifyOptions & { authenticate: Authenticator<object, never> }) {
+  constructor(registry: ReverifiedSessions, options: ReverifyOptions & { authenticate: Authenticator<object, never> }) {
     super();
     this.#registry = registry;
     this.#authenticate = options.authenticate;
