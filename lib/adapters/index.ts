@@ -1,8 +1,10 @@
 // The adapter kit: what every adapter (Express, Passport, Nest, Fastify, ws, Socket.IO,
-// Colyseus) builds on, and with the core folders' own faces the only door an adapter takes.
-// It loads no framework. Two ways in: `adapterCore(...).authenticate(req, res)` for an HTTP
-// request, and for a socket's handshake `handshakeToken(handshakeView(req), ...)` with a
-// `watchLeave` on the connection and a `PendingHandshakes` entry for shutdown.
+// Colyseus) builds on, and with the other folders' faces the only door an adapter takes.
+// It loads no framework. Two ways in: `authenticateHttp(core, req, res)` for an HTTP request
+// (Nest and Fastify through `adapterCore(...).authenticate(req, res)`), and `admitHandshake`
+// for a socket's handshake, whose token `handshakeToken(handshakeView(req), ...)` reads, with a
+// `watchLeave` on the connection and a `PendingHandshakes` entry for shutdown. An adapter may
+// import the kit's files themselves: each call then names the file that defines it.
 import './express-augment.js';
 
 export { adapterCore } from './adapter-core.js';

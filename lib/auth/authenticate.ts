@@ -33,9 +33,9 @@ function isClient(value: unknown): value is UserTokenVerifier {
  * platform call for a malformed request), check its syntax, verify it with
  * the client (header, query and body tokens with `verifyUserToken`, cookie
  * tokens with `verifyWebToken`), then run `mapUser` and `authorize`, in one
- * pass. Options are checked once, here; adapters (Express, Passport,
- * WebSocket, Nest, Fastify) wrap the result and render its errors with
- * `problemResponse`.
+ * pass. Options are checked once, here. The real-time adapters (WebSocket,
+ * Socket.IO, Colyseus) take the result; an application can call it from any
+ * framework and render its errors with `problemResponse`.
  *
  * @example
  * ```ts
@@ -59,7 +59,7 @@ export function createAuthenticator<U extends object, R extends AuthRequest>(
   return authenticatorFor(resolveAuthenticateOptions(all, 'createAuthenticator'));
 }
 
-/** {@link createAuthenticator} over options already checked by an adapter (which names itself in errors). */
+/** The callable form of an {@link AuthenticationCore} over options already checked (the errors name their owner). */
 export function authenticatorFor<U extends object, R extends AuthRequest>(
   resolved: ResolvedAuthenticateOptions<U, R>,
 ): Authenticator<U, R> {

@@ -75,7 +75,10 @@ export class AuthenticationCore<U extends object, R extends AuthRequest> {
     return this.verifyFound(value, source, (context?.req ?? NO_REQUEST) as R, context?.signal);
   }
 
-  /** A token found and checked: the client's verification, then `mapUser` and `authorize`. */
+  /**
+   * A token already found and checked (its syntax, and for a cookie the
+   * origin): the client's verification, then `mapUser` and `authorize`.
+   */
   async verifyFound(token: string, source: TokenSource, req: R, given: AbortSignal | undefined): Promise<GameUser & U> {
     const client = this.#client;
     // The adapters hand over the package's light hang-up signal (see adapters/leave-watch.ts): the

@@ -5,9 +5,10 @@ import path from 'node:path';
 // graph is computed from every relative import and must hold no cycle, so each
 // folder sits above the ones it uses. The adapters stand side by side on the
 // kit (lib/adapters/) and the core, never on each other; they take the kit's
-// files, which are made for them, and enter any other folder only through its
-// face (index.ts). The kit is the core's edge: it knows no framework, and it
-// names the core's own parts (the authentication core) directly; and
+// files, which are made for them (a call then names the file that defines it),
+// and enter any other folder only through its face (index.ts). The kit is the
+// core's edge: it knows no framework, and it names the core's own parts (the
+// authentication core) by their files, for the same reason; and
 // Express's folder is used by nobody but the public barrel, so a Fastify or
 // Nest app never loads Express code.
 const LIB = path.resolve(import.meta.dirname, '../../lib');
