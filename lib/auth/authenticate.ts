@@ -64,10 +64,9 @@ export function authenticatorFor<U extends object, R extends AuthRequest>(
   resolved: ResolvedAuthenticateOptions<U, R>,
 ): Authenticator<U, R> {
   const core = new AuthenticationCore(resolved);
-  return Object.assign((req: R, options?: AuthenticateCallOptions) => core.userFromRequest(req, options), {
-    token: (value: string, context?: TokenContext<R>) => core.userFromToken(value, context),
-    realm: core.realm,
-  });
+  const authenticate = (req: R, options?: AuthenticateCallOptions): Promise<GameUser & U> => core.userFromRequest(req, options);
+  const token = (value: string, context?: TokenContext<R>): Promise<GameUser & U> => core.userFromToken(value, context);
+  return Object.assign(authenticate, { token, realm: core.realm });
 }
 
 /**
