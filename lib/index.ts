@@ -41,7 +41,7 @@ export type {
 } from './client/index.js';
 // Several instances: the verification store and revocation bus interfaces (Redis ones in `/redis`).
 export type {
-  VerificationStore, VerificationStoreHealth, StoreState, FleetOptions, RevocationBus, SessionEndEvent, SessionEndReason, SubscribeOptions,
+  VerificationStore, VerificationStoreHealth, StoreState, SharingOptions, FleetOptions, RevocationBus, SessionEndEvent, SessionEndReason, SubscribeOptions,
 } from './store/index.js';
 
 // Instrumentation: the diagnostics_channel names and their payloads (OpenTelemetry and Prometheus recipes in subpaths).

@@ -2,7 +2,7 @@ import type { PlatformConfig, ResolvedPlatformConfig } from '../config/index.js'
 import { configWith, resolvePlatformConfig } from '../config/index.js';
 import type { CallMessage } from '../diagnostics/channels.js';
 import type { ApiTokenProvider } from '../platform-call/index.js';
-import type { FleetOptions } from '../store/index.js';
+import type { SharingOptions } from '../store/index.js';
 import type { OutageGraceOptions } from './outage-grace.js';
 
 /**
@@ -15,7 +15,7 @@ export type PlatformClientOptions = (
   | (PlatformConfig & { provider?: ApiTokenProvider })
   | (Partial<PlatformConfig> & { provider: ApiTokenProvider })
   | ResolvedPlatformConfig
-) & FleetOptions & OutageGraceOptions;
+) & SharingOptions & OutageGraceOptions;
 
 /**
  * Payload of the client's `'call'` event, one per platform operation: the
@@ -27,7 +27,7 @@ export type CallEvent = CallMessage;
 
 /** The client's config: its own, or the shared provider's with the client's extra options. */
 export function clientConfig(options: PlatformClientOptions): ResolvedPlatformConfig {
-  const { provider, store: _store, revocations: _bus, storeTimeoutMs: _timeout, ...rest } = options as Partial<PlatformConfig> & { provider?: ApiTokenProvider } & FleetOptions;
+  const { provider, store: _store, revocations: _bus, storeTimeoutMs: _timeout, ...rest } = options as Partial<PlatformConfig> & { provider?: ApiTokenProvider } & SharingOptions;
   if (provider === undefined) return resolvePlatformConfig(options as PlatformConfig);
   const base = provider.config;
   const config = Object.keys(rest).length === 0 ? base : configWith(base, rest);

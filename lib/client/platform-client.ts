@@ -16,8 +16,8 @@ import type { CallEvent, PlatformClientOptions } from './client-options.js';
 import { clientConfig } from './client-options.js';
 import type { MemberQuery } from './client-input.js';
 import { RefusalCache } from './refusal-cache.js';
-import { clientFleet } from './client-fleet.js';
-import type { ClientFleet } from './client-fleet.js';
+import { clientStores } from './client-stores.js';
+import type { ClientStores } from './client-stores.js';
 import { scopedKey } from '../store/index.js';
 import type { SessionEndEvent, SessionEndReason, VerificationStoreHealth } from '../store/index.js';
 import { callChannel, circuitChannel, probeChannel, verifyChannel } from '../diagnostics/channels.js';
@@ -79,7 +79,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> implements 
   readonly config: ResolvedPlatformConfig;
   readonly provider: ApiTokenProvider;
   readonly #http: PlatformHttp;
-  readonly #fleet: ClientFleet;
+  readonly #stores: ClientStores;
   readonly #verification: TokenVerification;
   readonly #lookup: MemberLookup;
   #closed = false;
@@ -94,18 +94,18 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> implements 
     http.events = this;
     const guard = new TokenRunGuard(config, http, this);
     const api = new ApiCall(config, http, this.provider, this, guard);
-    const fleet = this.#fleet = clientFleet(config, options, (event) => this.emit('session-end', event));
+    const stores = this.#stores = clientStores(config, options, (event) => this.emit('session-end', event));
     this.#lookup = new MemberLookup(config, api);
     this.#verification = new TokenVerification({
       config,
       api,
       guard,
-      fleet,
+      stores,
       lookup: this.#lookup,
       refused: new RefusalCache(config.invalidTokenCacheMs, config.monotonic),
       // One budget per verification, a guid-only answer's E3 lookup included: built once, by the flight.
       flights: new SingleFlight<GameUser>((key) => (key.startsWith('web') ? 'web' : 'E2'), config.totalTimeoutMs),
-      grace: outageGrace(options, config, fleet.shared, (kind, digest) => scopedKey(fleet.scope, `grace:${kind}:${digest}`)),
+      grace: outageGrace(options, config, stores.shared, (kind, digest) => scopedKey(stores.scope, `grace:${kind}:${digest}`)),
       events: this,
     });
     // Its verifications take the adapters' light hang-up signal as it is. Not a subclass's: an
@@ -168,7 +168,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> implements 
    * answers again (for up to 10 minutes). Never rejects.
    */
   async endMemberSessions(memberNo: string, reason: SessionEndReason = 'admin'): Promise<void> {
-    await this.#fleet.revocations.endMember(String(memberNo), reason);
+    await this.#stores.revocations.endMember(String(memberNo), reason);
   }
 
   /**
@@ -178,12 +178,12 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> implements 
    * Live and Sandbox, sharing a store never read each other's entries.
    */
   get tenantScope(): string {
-    return this.#fleet.scope;
+    return this.#stores.scope;
   }
 
   /** The verification store's and the revocation bus's state, for readiness checks (no keys, no values). */
   get storeHealth(): VerificationStoreHealth {
-    return this.#fleet.health();
+    return this.#stores.health();
   }
 
   /**
@@ -209,7 +209,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> implements 
    * other parts of the application own (the shared store, live connections).
    */
   health(extras: HealthExtras = {}): ClientHealth {
-    return clientHealth(this.provider, this.#http.load, this.config.clock, this.#closed, { ...this.#fleet.sharedState(), ...extras });
+    return clientHealth(this.provider, this.#http.load, this.config.clock, this.#closed, { ...this.#stores.sharedState(), ...extras });
   }
 
   /** Platform calls in flight and queued, and the circuit breaker's state (for health checks). */
@@ -226,7 +226,7 @@ export class PlatformClient extends ChannelViewEmitter<ClientEvents> implements 
   async close(): Promise<void> {
     this.#closed = true;
     this.#verification.close();
-    this.#fleet.revocations.close();
+    this.#stores.revocations.close();
     await this.#http.close();
   }
 

@@ -10,7 +10,7 @@ import type { TokenRunGuard } from '../platform-call/token-run-guard.js';
 import type { CallMessage, VerifyMessage } from '../diagnostics/channels.js';
 import type { Teller } from '../diagnostics/channel-view.js';
 import type { GameUser } from '../types.js';
-import type { ClientFleet } from './client-fleet.js';
+import type { ClientStores } from './client-stores.js';
 import type { MemberLookup } from './member-lookup.js';
 import type { OutageGrace } from './outage-grace.js';
 import { tellServedInGrace } from './outage-grace.js';
@@ -34,7 +34,7 @@ export interface VerificationParts {
   readonly config: ResolvedPlatformConfig;
   readonly api: ApiCall;
   readonly lookup: MemberLookup;
-  readonly fleet: ClientFleet;
+  readonly stores: ClientStores;
   readonly refused: RefusalCache;
   readonly guard: TokenRunGuard;
   readonly flights: SingleFlight<GameUser>;
@@ -54,7 +54,7 @@ export class TokenVerification {
   readonly #config: ResolvedPlatformConfig;
   readonly #api: ApiCall;
   readonly #lookup: MemberLookup;
-  readonly #fleet: ClientFleet;
+  readonly #stores: ClientStores;
   readonly #refused: RefusalCache;
   readonly #guard: TokenRunGuard;
   readonly #flights: SingleFlight<GameUser>;
@@ -66,7 +66,7 @@ export class TokenVerification {
     this.#config = parts.config;
     this.#api = parts.api;
     this.#lookup = parts.lookup;
-    this.#fleet = parts.fleet;
+    this.#stores = parts.stores;
     this.#refused = parts.refused;
     this.#guard = parts.guard;
     this.#flights = parts.flights;
@@ -86,7 +86,7 @@ export class TokenVerification {
    * channel's, when it is traced.
    */
   verifyToken(kind: TokenKind, token: string, signal: Abortable | undefined, message?: VerifyMessage, digest?: string): Promise<GameUser> {
-    const { cache, revocations } = this.#fleet;
+    const { cache, revocations } = this.#stores;
     if (message !== undefined || cache.enabled || !revocations.holdsNone || !this.#refused.empty) return this.verifyAfterChecks(kind, token, signal, message, digest);
     // Every failure a rejection, as from an async function (a signal that is not one included).
     try {
@@ -111,7 +111,7 @@ export class TokenVerification {
     // The authenticator's rule, one comparison when it has just checked this token.
     checkTokenSyntax(token);
     this.#assertOpen(kind);
-    const { cache, revocations } = this.#fleet;
+    const { cache, revocations } = this.#stores;
     let digest = cache.enabled ? known ?? tokenKey(token) : known;
     const key = this.#workKey(kind, token, digest);
     if (!revocations.holdsNone && revocations.isRevokedHere(digest ??= tokenKey(token))) throw revokedError(kind);
@@ -144,7 +144,7 @@ export class TokenVerification {
    * grace. A refusal (40000) is remembered; in an outage, the grace answers.
    */
   async askPlatform(key: string, kind: TokenKind, token: string, digest: string | undefined, context: CallContext): Promise<GameUser> {
-    const { cache } = this.#fleet;
+    const { cache } = this.#stores;
     // Only a result to store needs a ticket: it tells whether a forget came since the verification began.
     const ticket = cache.enabled ? cache.begin(key) : undefined;
     try {
@@ -182,14 +182,14 @@ export class TokenVerification {
     const web = this.#workKey('web', token, digest);
     this.#flights.detach(e2);
     this.#flights.detach(web);
-    const { cache } = this.#fleet;
+    const { cache } = this.#stores;
     return cache.enabled ? Promise.all([cache.forget(e2), cache.forget(web)]) : Promise.resolve();
   }
 
   /** Revokes the token (every instance refuses it), forgets its verifications and ends its outage grace. */
   revoke(token: string): Promise<unknown> {
     const digest = tokenKey(token);
-    return Promise.all([this.#fleet.revocations.revoke(digest, 'logout'), this.forget(token, digest), this.#grace?.drop('E2', digest), this.#grace?.drop('web', digest)]);
+    return Promise.all([this.#stores.revocations.revoke(digest, 'logout'), this.forget(token, digest), this.#grace?.drop('E2', digest), this.#grace?.drop('web', digest)]);
   }
 
   /**
@@ -199,12 +199,12 @@ export class TokenVerification {
    * while the verification runs, so that the token need not be hashed.
    */
   #workKey(kind: TokenKind, token: string, digest: string | undefined): string {
-    return this.#fleet.cache.enabled ? `${kind}:${digest ?? tokenKey(token)}` : `${kind}:${token}`;
+    return this.#stores.cache.enabled ? `${kind}:${digest ?? tokenKey(token)}` : `${kind}:${token}`;
   }
 
   /** A verified user for one caller: its own copy, unless the token was revoked here meanwhile. */
   #handOut(kind: TokenKind, token: string, digest: string | undefined, user: GameUser): GameUser {
-    if (!this.#fleet.revocations.holdsNone && this.#fleet.revocations.isRevokedHere(digest ?? tokenKey(token))) throw revokedError(kind);
+    if (!this.#stores.revocations.holdsNone && this.#stores.revocations.isRevokedHere(digest ?? tokenKey(token))) throw revokedError(kind);
     if (user.servedInGrace === true) tellServedInGrace(kind);
     return { ...user };
   }

@@ -9,6 +9,6 @@ export { VerificationCache } from './verification-cache.js';
 export type { Ticket } from './verification-cache.js';
 export { Revocations, REVOCATION_TTL_MS, MEMBER_END_RESEND_MS, revokedKey } from './revocations.js';
 export type { RevocationAnswer } from './revocations.js';
-export { resolveFleetOptions } from './fleet-options.js';
-export type { FleetOptions, ResolvedFleetOptions } from './fleet-options.js';
+export { resolveSharingOptions } from './sharing-options.js';
+export type { FleetOptions, ResolvedSharingOptions, SharingOptions } from './sharing-options.js';
 export { LazyLru } from './lazy-lru.js';

@@ -2,7 +2,7 @@ import type { RevocationBus } from './session-end.js';
 import type { VerificationStore } from './verification-store.js';
 
 /** The client's options for several instances: where verifications and revocations are shared. */
-export interface FleetOptions {
+export interface SharingOptions {
   /**
    * Store of the verification cache (when `cache` is on) and, when it is
    * shared (`store.shared === true`, e.g. Redis), of revocations. Default: an
@@ -15,16 +15,19 @@ export interface FleetOptions {
   storeTimeoutMs?: number;
 }
 
-export interface ResolvedFleetOptions {
+export interface ResolvedSharingOptions {
   store: VerificationStore | undefined;
   revocations: RevocationBus | undefined;
   storeTimeoutMs: number;
 }
 
+/** @deprecated The former name of {@link SharingOptions}, kept for one release. */
+export type FleetOptions = SharingOptions;
+
 const isFunction = (value: unknown): boolean => typeof value === 'function';
 
-/** Checks the fleet options once, with messages naming the option. */
-export function resolveFleetOptions(options: FleetOptions, defaultTimeoutMs: number): ResolvedFleetOptions {
+/** Checks the sharing options once, with messages naming the option. */
+export function resolveSharingOptions(options: SharingOptions, defaultTimeoutMs: number): ResolvedSharingOptions {
   const { store, revocations, storeTimeoutMs } = options;
   if (store !== undefined) {
     const s = store as unknown as Record<string, unknown>;

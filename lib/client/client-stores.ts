@@ -1,12 +1,12 @@
 import type { ResolvedPlatformConfig } from '../config/index.js';
 import {
-  DEFAULT_STORE_TIMEOUT_MS, MemoryVerificationStore, resolveFleetOptions, Revocations, StoreGuard, tenantScope, VerificationCache,
+  DEFAULT_STORE_TIMEOUT_MS, MemoryVerificationStore, resolveSharingOptions, Revocations, StoreGuard, tenantScope, VerificationCache,
 } from '../store/index.js';
-import type { FleetOptions, SessionEndEvent, VerificationStoreHealth } from '../store/index.js';
+import type { SharingOptions, SessionEndEvent, VerificationStoreHealth } from '../store/index.js';
 import type { HealthExtras } from './client-health.js';
 
 /** The client's cache, revocations and their health, built from its options. */
-export interface ClientFleet {
+export interface ClientStores {
   /** The tenant scope (platform base URL and game id) of everything this client keeps or shares. */
   scope: string;
   cache: VerificationCache;
@@ -18,12 +18,12 @@ export interface ClientFleet {
   sharedState(): HealthExtras;
 }
 
-export function clientFleet(
+export function clientStores(
   config: ResolvedPlatformConfig,
-  options: FleetOptions,
+  options: SharingOptions,
   onEnd: (event: SessionEndEvent, origin: 'local' | 'remote') => void,
-): ClientFleet {
-  const { store, revocations: bus, storeTimeoutMs } = resolveFleetOptions(options, DEFAULT_STORE_TIMEOUT_MS);
+): ClientStores {
+  const { store, revocations: bus, storeTimeoutMs } = resolveSharingOptions(options, DEFAULT_STORE_TIMEOUT_MS);
   const cacheStore = config.cache === undefined
     ? undefined
     : store ?? new MemoryVerificationStore({ maxEntries: config.cache.maxEntries, clock: config.monotonic });
