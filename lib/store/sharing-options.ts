@@ -21,7 +21,10 @@ export interface ResolvedSharingOptions {
   storeTimeoutMs: number;
 }
 
-/** @deprecated The former name of {@link SharingOptions}, kept for one release. */
+/**
+ * The former name of {@link SharingOptions}.
+ * @deprecated Use `SharingOptions`; this name goes in the next release.
+ */
 export type FleetOptions = SharingOptions;
 
 const isFunction = (value: unknown): boolean => typeof value === 'function';
