@@ -14,8 +14,6 @@ import { faultFromBadBody, faultFromError } from './fault-boundary.js';
 import { BadBody, isTransientCode, parsePlatformBody } from './platform-body.js';
 import type { PlatformBody } from './platform-body.js';
 import type { Attempt, Call, CallStats } from './call-state.js';
-
-export type { CallStats } from './call-state.js';
 import { pause, retryDelay } from './retry-delay.js';
 import { countsAsPlatformFailure } from './retry-policy.js';
 import { trace } from '../diagnostics/publish.js';
@@ -23,6 +21,8 @@ import { Transport, TransportError } from './transport.js';
 import { circuitChannel, platformCallChannel } from '../diagnostics/channels.js';
 import type { CircuitMessage, PlatformCallMessage } from '../diagnostics/channels.js';
 import type { Teller } from '../diagnostics/channel-view.js';
+
+export type { CallStats } from './call-state.js';
 
 /** One call to the platform, as the HTTP layer sends it. */
 export interface PlatformRequest {
