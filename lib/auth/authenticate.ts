@@ -1,6 +1,6 @@
 import type { GameUser } from '../types.js';
 import { AuthenticationCore } from './authentication-core.js';
-import { resolveAuthenticateOptions, type ResolvedAuthenticateOptions } from './resolve-options.js';
+import { resolveAuthenticateOptions } from './resolve-options.js';
 import type { AuthenticateCallOptions, AuthenticateOptions, AuthRequest, TokenContext, UserTokenVerifier } from './types.js';
 
 export type { AuthenticateCallOptions, TokenContext } from './types.js';
@@ -56,15 +56,8 @@ export function createAuthenticator<U extends object, R extends AuthRequest>(
   options?: Omit<AuthenticateOptions<U, R>, 'client'>,
 ): Authenticator<U, R> {
   const all = isClient(first) ? { ...options, client: first } : first;
-  return authenticatorFor(resolveAuthenticateOptions(all, 'createAuthenticator'));
-}
-
-/** The callable form of an {@link AuthenticationCore} over options already checked (the errors name their owner). */
-export function authenticatorFor<U extends object, R extends AuthRequest>(
-  resolved: ResolvedAuthenticateOptions<U, R>,
-): Authenticator<U, R> {
-  const core = new AuthenticationCore(resolved);
-  const authenticate = (req: R, options?: AuthenticateCallOptions): Promise<GameUser & U> => core.userFromRequest(req, options);
+  const core = new AuthenticationCore<U, R>(resolveAuthenticateOptions(all, 'createAuthenticator'));
+  const authenticate = (req: R, call?: AuthenticateCallOptions): Promise<GameUser & U> => core.userFromRequest(req, call);
   const token = (value: string, context?: TokenContext<R>): Promise<GameUser & U> => core.userFromToken(value, context);
   return Object.assign(authenticate, { token, realm: core.realm });
 }

@@ -1,5 +1,5 @@
 export { extractBearerToken, findBearerToken, locateBearerToken } from './extract-token.js';
-export { createAuthenticator, authenticateRequest, authenticatorFor } from './authenticate.js';
+export { createAuthenticator, authenticateRequest } from './authenticate.js';
 export { AuthenticationCore } from './authentication-core.js';
 export { resolveAuthenticateOptions, checkLogger, checkRealm } from './resolve-options.js';
 export type { ResolvedAuthenticateOptions } from './resolve-options.js';
