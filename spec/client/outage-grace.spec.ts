@@ -11,8 +11,10 @@ const GRACE_MS = 60_000;
 describe('the outage grace of a client', () => {
   let emulator: Emulator;
   const open: PlatformClient[] = [];
+  // Frozen: the platform's clock (the client's too) moves only by advanceClock, so the grace's
+  // boundaries hold however slowly the machine runs.
   beforeAll(async () => {
-    emulator = await startTestEmulator();
+    emulator = await startTestEmulator({ clock: 'frozen' });
   });
   afterEach(async () => {
     emulator.clearFaults();
