@@ -1,4 +1,5 @@
 import type { Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
 /** What a graceful shutdown stops, in order. */
@@ -29,25 +30,31 @@ export const SHUTDOWN_MARGIN_MS = 2000;
 export function installShutdown(steps: ShutdownSteps): void {
   const { server } = steps;
   let stopping = false;
-  const inFlight = new Set<ServerResponse>();
+  // Connections are tracked, not requests: a keep-alive connection carries many requests, and a
+  // Set written and emptied on every request makes each young-generation garbage collection of a
+  // loaded server several times longer (its p99 doubles). At the signal, the response a
+  // connection is writing is its `_httpMessage`, as Node's own server and http-terminator read it.
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
   // closeAllConnections() does not reach upgraded sockets: they are cut here at the deadline.
   const upgraded = new Set<Duplex>();
   server.on('upgrade', (_req, socket: Duplex) => {
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
   });
-  // One listener shared by every response, not a closure per request: this runs on every request
-  // the server answers.
   const closeIdle = (): void => server.closeIdleConnections();
-  function onResponseClose(this: ServerResponse): void {
-    inFlight.delete(this);
-    if (stopping) setImmediate(closeIdle);
-  }
+  // After the signal: a keep-alive connection is closed once the response it carries has ended.
+  const closeIdleAfter = (res: ServerResponse): void => {
+    res.once('close', () => setImmediate(closeIdle));
+  };
   server.on('request', (_req, res: ServerResponse) => {
-    inFlight.add(res);
+    if (!stopping) return;
     // A keep-alive client must not send its next request on a socket about to close.
-    if (stopping) res.setHeader('Connection', 'close');
-    res.on('close', onResponseClose);
+    res.setHeader('Connection', 'close');
+    closeIdleAfter(res);
   });
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -56,7 +63,12 @@ export function installShutdown(steps: ShutdownSteps): void {
       return;
     }
     stopping = true;
-    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+    for (const socket of connections) {
+      const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+      if (res === undefined || res === null) continue; // idle, or upgraded: closed or cut below
+      if (!res.headersSent) res.setHeader('Connection', 'close');
+      closeIdleAfter(res);
+    }
     steps.onStopping?.();
     steps.log(`${signal}: shutting down (requests in flight have up to ${Math.round((steps.budgetMs + SHUTDOWN_MARGIN_MS) / 1000)} s)`);
     const force = setTimeout(() => {

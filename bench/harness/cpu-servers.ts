@@ -57,7 +57,12 @@ function ask<T>(child: ChildProcess, message: object): Promise<T> {
 export class KeepAliveLoad {
   readonly #agent: Agent;
 
-  constructor(private readonly inFlight: number, private readonly tokens: readonly string[]) {
+  private readonly inFlight: number;
+  private readonly tokens: readonly string[];
+
+  constructor(inFlight: number, tokens: readonly string[]) {
+    this.inFlight = inFlight;
+    this.tokens = tokens;
     this.#agent = new Agent({ keepAlive: true, maxSockets: inFlight });
   }
 

@@ -1,5 +1,5 @@
 // The side-by-side stage: the floor, the library alone and the example app as `npm start` runs it
-// (`node --import tsx example-app/server.ts`, PLATFORM_* pointing at a stub platform, every
+// (the node arguments of its script, PLATFORM_* pointing at a stub platform, every
 // middleware, the realtime attach and the logger it has in production), against one stub platform
 // whose E2 answers every token. 50 connections, 50 valid tokens in rotation (each request takes
 // the next one: no player's requests follow one another, so single flight and a warm per-token
@@ -27,8 +27,8 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SIDE_BY_SIDE_CASES = ['floor', 'library', 'example-app'] as const;
 /**
  * `example-app-built` (BENCH_SBS_BUILT_APP=1): the same app with lib/ compiled by tsc, as the
- * library case runs it. The difference to `example-app` is what running the library through tsx
- * costs (esbuild's keepNames), which `npm start` pays and an installed package does not.
+ * library case runs it. The difference to `example-app` is what running the library from its
+ * TypeScript sources costs, if anything.
  */
 export type SideBySideCase = (typeof SIDE_BY_SIDE_CASES)[number] | 'example-app-built';
 /** Credentials the stub accepts (it accepts any); the example app refuses to start without them. */
@@ -87,11 +87,20 @@ function processCpuMicros(pid: number): number {
   return (ticks * 1e6) / 100;
 }
 
+/** The arguments `npm start` gives node (its script ends `exec node <arguments>`), the script last. */
+export function startScriptArgs(): { imports: string[]; script: string } {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const args = /exec node (.+)$/.exec(pkg.scripts.start)?.[1]?.split(' ');
+  if (args === undefined || args.length < 1) throw new Error(`npm start: no "exec node <arguments>" in ${pkg.scripts.start}`);
+  return { imports: args.slice(0, -1), script: args.at(-1)! };
+}
+
 /** The example app as `npm start` runs it, PORT=0; ready when it prints its `Ready:` line. */
 async function startExampleApp(env: Record<string, string>, nodeArgs: string[], builtLib = false): Promise<Target> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: '0' };
   delete childEnv.NODE_OPTIONS;
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ...(builtLib ? ['--import', BUILT_LIB_IMPORT] : []), 'example-app/server.ts'], {
+  const start = startScriptArgs();
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...start.imports, ...(builtLib ? ['--import', BUILT_LIB_IMPORT] : []), start.script], {
     cwd: REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const killOnExit = (): void => void child.kill('SIGKILL');
@@ -208,7 +217,7 @@ export async function runSideBySide(ctx: StageContext): Promise<SideBySideResult
     shape: {
       connections, tokens: tokenCount, roundS: durationS, rounds, warmupS,
       platform: 'stub (bench/harness/stub-platform.ts): fixed E2 answer, latency injected',
-      exampleApp: 'node --import tsx example-app/server.ts (as npm start), PLATFORM_* set to the stub',
+      exampleApp: `node ${Object.values(startScriptArgs()).flat().join(' ')} (as npm start), PLATFORM_* set to the stub`,
       cases: caseNames,
     },
     byLatency: {},

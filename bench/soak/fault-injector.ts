@@ -20,7 +20,13 @@ export class FaultInjector {
   #owed = 0;
   #pending: Promise<void> = Promise.resolve();
 
-  constructor(private readonly control: PlatformControl, private readonly rate: number) {}
+  private readonly control: PlatformControl;
+  private readonly rate: number;
+
+  constructor(control: PlatformControl, rate: number) {
+    this.control = control;
+    this.rate = rate;
+  }
 
   get total(): number {
     return Object.values(this.byType).reduce((a, b) => a + b, 0);

@@ -2,7 +2,11 @@ import type { FaultSpec } from '../../lib/emulator/index.js';
 
 /** The standalone emulator's test-control API (`/_emulator/...`), over HTTP. */
 export class PlatformControl {
-  constructor(readonly url: string) {}
+  readonly url: string;
+
+  constructor(url: string) {
+    this.url = url;
+  }
 
   async #post(path: string, body: unknown): Promise<unknown> {
     const res = await fetch(`${this.url}/_emulator/${path}`, {

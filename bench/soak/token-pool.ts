@@ -9,7 +9,13 @@ export class TokenPool {
   readonly #tokens: string[] = [];
   #minted = 0;
 
-  constructor(private readonly control: PlatformControl, private readonly gameId: string) {}
+  private readonly control: PlatformControl;
+  private readonly gameId: string;
+
+  constructor(control: PlatformControl, gameId: string) {
+    this.control = control;
+    this.gameId = gameId;
+  }
 
   get size(): number {
     return this.#tokens.length;

@@ -38,7 +38,11 @@ class DoctorRun {
   readonly checks: CheckLine[] = [];
   readonly data: Record<string, unknown> = {};
 
-  constructor(private readonly ctx: CommandContext) {}
+  private readonly ctx: CommandContext;
+
+  constructor(ctx: CommandContext) {
+    this.ctx = ctx;
+  }
 
   report(check: CheckLine): void {
     this.checks.push(check);

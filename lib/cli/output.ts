@@ -35,10 +35,16 @@ const MIN_SECRET_LENGTH = 6;
 export class Output {
   private readonly secrets = new Set<string>();
 
+  private readonly io: CliIo;
+  readonly options: OutputOptions;
+
   constructor(
-    private readonly io: CliIo,
-    readonly options: OutputOptions,
-  ) {}
+    io: CliIo,
+    options: OutputOptions,
+  ) {
+    this.io = io;
+    this.options = options;
+  }
 
   /** True in `--json` mode. */
   get json(): boolean {

@@ -65,14 +65,25 @@ export class OutageGrace {
   readonly #local: LazyLru<string, GraceRecord> | undefined;
   #window: GraceWindow | undefined;
 
+  readonly graceMs: number;
+  private readonly clock: Clock;
+  private readonly shared: StoreGuard | undefined;
+  private readonly keyOf: (kind: Kind, digest: string) => string;
+  private readonly logger: Logger;
+
   constructor(
-    readonly graceMs: number,
-    private readonly clock: Clock,
-    private readonly shared: StoreGuard | undefined,
-    private readonly keyOf: (kind: Kind, digest: string) => string,
-    private readonly logger: Logger,
+    graceMs: number,
+    clock: Clock,
+    shared: StoreGuard | undefined,
+    keyOf: (kind: Kind, digest: string) => string,
+    logger: Logger,
     monotonic: MonotonicClock,
   ) {
+    this.graceMs = graceMs;
+    this.clock = clock;
+    this.shared = shared;
+    this.keyOf = keyOf;
+    this.logger = logger;
     this.#local = shared !== undefined ? undefined : new LazyLru<string, GraceRecord>({ max: OUTAGE_GRACE_MAX_ENTRIES, ttl: graceMs, ttlAutopurge: false, perf: monotonic });
   }
 

@@ -50,7 +50,15 @@ class Check {
   readonly values: Record<string, unknown> = {};
   readonly problems: PlatformEnvProblem[] = [];
 
-  constructor(readonly texts: Texts, readonly sources: Sources, readonly overridden: ReadonlySet<PlatformSettingName>) {}
+  readonly texts: Texts;
+  readonly sources: Sources;
+  readonly overridden: ReadonlySet<PlatformSettingName>;
+
+  constructor(texts: Texts, sources: Sources, overridden: ReadonlySet<PlatformSettingName>) {
+    this.texts = texts;
+    this.sources = sources;
+    this.overridden = overridden;
+  }
 
   fail(setting: PlatformSettingName, kind: PlatformEnvProblemKind, rule: string): void {
     const source = this.sources[setting];

@@ -55,7 +55,11 @@ export function maskPath(url: URL): string {
 export class RequestLog {
   private entries: RequestLogEntry[] = [];
 
-  constructor(private readonly max: number) {}
+  private readonly max: number;
+
+  constructor(max: number) {
+    this.max = max;
+  }
 
   /** Records a request as it arrives; the returned entry is filled in as the answer is sent. */
   start(req: IncomingMessage, url: URL, endpoint: EndpointName, time: number): RequestLogEntry {

@@ -11,7 +11,15 @@ interface Now {
 export class LogThrottle {
   readonly #last = new Map<string, number>();
 
-  constructor(private readonly clock: Now, private readonly windowMs: number, private readonly maxKeys = 256) {}
+  private readonly clock: Now;
+  private readonly windowMs: number;
+  private readonly maxKeys: number;
+
+  constructor(clock: Now, windowMs: number, maxKeys = 256) {
+    this.clock = clock;
+    this.windowMs = windowMs;
+    this.maxKeys = maxKeys;
+  }
 
   allow(key: string): boolean {
     const now = this.clock.now();

@@ -52,14 +52,25 @@ export class ApiCall {
   /** Built once per API token: the transport reuses its merge with its own headers while the object is the same. */
   #headers: Record<string, string> = {};
 
+  private readonly config: ResolvedPlatformConfig;
+  private readonly http: PlatformHttp;
+  private readonly provider: ApiTokenProvider;
+  private readonly events: Teller<'call'> & { listenerCount(event: 'call'): number };
+  private readonly guard?: TokenRunGuard;
+
   constructor(
-    private readonly config: ResolvedPlatformConfig,
-    private readonly http: PlatformHttp,
-    private readonly provider: ApiTokenProvider,
+    config: ResolvedPlatformConfig,
+    http: PlatformHttp,
+    provider: ApiTokenProvider,
     /** The client's: its `call` channel and event (an EventEmitter, so its listeners are counted here). */
-    private readonly events: Teller<'call'> & { listenerCount(event: 'call'): number },
-    private readonly guard?: TokenRunGuard,
+    events: Teller<'call'> & { listenerCount(event: 'call'): number },
+    guard?: TokenRunGuard,
   ) {
+    this.config = config;
+    this.http = http;
+    this.provider = provider;
+    this.events = events;
+    this.guard = guard;
     this.memberPath = memberPath(config);
     this.verifyPath = `${this.memberPath}/token/verify`;
   }

@@ -20,7 +20,13 @@ export class CallLimiter {
   #active = 0;
   readonly #queue: Waiter[] = [];
 
-  constructor(readonly maxActive: number, readonly maxQueued: number) {}
+  readonly maxActive: number;
+  readonly maxQueued: number;
+
+  constructor(maxActive: number, maxQueued: number) {
+    this.maxActive = maxActive;
+    this.maxQueued = maxQueued;
+  }
 
   get active(): number {
     return this.#active;

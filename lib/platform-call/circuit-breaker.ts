@@ -50,12 +50,22 @@ export class CircuitBreaker {
   #openUntil = 0;
   #probeSince: number | undefined;
 
+  readonly failureThreshold: number;
+  readonly openMs: number;
+  private readonly clock: MonotonicClock;
+  private readonly onChange: (event: CircuitEvent) => void;
+
   constructor(
-    readonly failureThreshold: number,
-    readonly openMs: number,
-    private readonly clock: MonotonicClock,
-    private readonly onChange: (event: CircuitEvent) => void,
-  ) {}
+    failureThreshold: number,
+    openMs: number,
+    clock: MonotonicClock,
+    onChange: (event: CircuitEvent) => void,
+  ) {
+    this.failureThreshold = failureThreshold;
+    this.openMs = openMs;
+    this.clock = clock;
+    this.onChange = onChange;
+  }
 
   /** The state now (an open circuit whose time is up reads as half-open). */
   stateFor(endpoint: PlatformEndpoint = 'E2'): CircuitState {

@@ -23,7 +23,11 @@ export interface PlatformBody {
 
 /** A body that is not the platform's JSON (HTML error page, garbage, no `code`). */
 export class BadBody {
-  constructor(readonly reason: string) {}
+  readonly reason: string;
+
+  constructor(reason: string) {
+    this.reason = reason;
+  }
 }
 
 export type ParsedBody = PlatformBody | BadBody;

@@ -35,11 +35,17 @@ interface Flight<T> {
 export class SingleFlight<T> {
   readonly #flights = new Map<string, Flight<T>>();
 
+  private readonly endpoint: (key: string) => PlatformEndpoint;
+  private readonly budgetMs?: number;
+
   /**
    * @param endpoint names the operation of a key, for the error of a caller that went away.
    * @param budgetMs the time each shared piece of work may take (none: unbounded, no timer).
    */
-  constructor(private readonly endpoint: (key: string) => PlatformEndpoint, private readonly budgetMs?: number) {}
+  constructor(endpoint: (key: string) => PlatformEndpoint, budgetMs?: number) {
+    this.endpoint = endpoint;
+    this.budgetMs = budgetMs;
+  }
 
   /** Keys with work in flight. */
   get size(): number {

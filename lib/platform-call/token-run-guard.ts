@@ -25,7 +25,15 @@ class RunCounter {
   #since = 0;
   #lastProbe = -Infinity;
 
-  constructor(private readonly clock: MonotonicClock, private readonly length: number, private readonly windowMs: number) {}
+  private readonly clock: MonotonicClock;
+  private readonly length: number;
+  private readonly windowMs: number;
+
+  constructor(clock: MonotonicClock, length: number, windowMs: number) {
+    this.clock = clock;
+    this.length = length;
+    this.windowMs = windowMs;
+  }
 
   success(): void {
     if (this.#keys.size > 0) this.#keys.clear();
@@ -71,12 +79,19 @@ export class TokenRunGuard {
    */
   quiet = true;
 
+  private readonly config: ResolvedPlatformConfig;
+  private readonly http: PlatformHttp;
+  private readonly events: Teller<'probe'>;
+
   constructor(
-    private readonly config: ResolvedPlatformConfig,
-    private readonly http: PlatformHttp,
+    config: ResolvedPlatformConfig,
+    http: PlatformHttp,
     /** The client's: its `probe` channel and event. */
-    private readonly events: Teller<'probe'>,
+    events: Teller<'probe'>,
   ) {
+    this.config = config;
+    this.http = http;
+    this.events = events;
     this.#run = new RunCounter(config.monotonic, INVALID_TOKEN_RUN_LENGTH, INVALID_TOKEN_RUN_WINDOW_MS);
   }
 

@@ -23,8 +23,13 @@ export interface RawResponse {
  * ride along in an error that reaches a log.
  */
 export class TransportError extends Error {
-  constructor(readonly code: string | undefined, readonly reused: boolean) {
+  readonly code: string | undefined;
+  readonly reused: boolean;
+
+  constructor(code: string | undefined, reused: boolean) {
     super(code ?? 'transport error');
+    this.code = code;
+    this.reused = reused;
   }
 }
 

@@ -139,11 +139,16 @@ export class RedisRevocationBus implements RevocationBus {
   #sweep: NodeJS.Timeout | undefined;
   #closed = false;
 
+  private readonly publisher: RedisClientLike;
+  private readonly subscriber: RedisSubscriberLike;
+
   constructor(
-    private readonly publisher: RedisClientLike,
-    private readonly subscriber: RedisSubscriberLike,
+    publisher: RedisClientLike,
+    subscriber: RedisSubscriberLike,
     options: RedisBusOptions,
   ) {
+    this.publisher = publisher;
+    this.subscriber = subscriber;
     this.prefix = checkPrefix(options?.prefix);
     this.topology = options.topology ?? topologyOf(publisher);
     this.rollingUpgrade = options.rollingUpgrade ?? true;

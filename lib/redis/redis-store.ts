@@ -54,8 +54,11 @@ export class RedisVerificationStore implements VerificationStore {
   /** A command failed and none has succeeded since: the next success is a recovery. */
   #failing = false;
 
+  private readonly client: RedisClientLike;
+
   /** `client`: one server's, a Cluster's or a Sentinel's (`topology` says which; default: told from the client). */
-  constructor(private readonly client: RedisClientLike, options: { prefix: string; topology?: RedisTopology; rollingUpgrade?: boolean }) {
+  constructor(client: RedisClientLike, options: { prefix: string; topology?: RedisTopology; rollingUpgrade?: boolean }) {
+    this.client = client;
     this.prefix = checkPrefix(options?.prefix);
     this.rollingUpgrade = options.rollingUpgrade ?? true;
     this.#topology = options.topology ?? topologyOf(client);

@@ -68,7 +68,11 @@ const MARKER = new RegExp(`(^|:)${revokedKey('')}[0-9a-f]{64}$`);
 export class RecentMarkers {
   readonly #writes = new Map<string, { value: string; at: number; expiresAt: number }>();
 
-  constructor(private readonly max = 10_000) {}
+  private readonly max: number;
+
+  constructor(max = 10_000) {
+    this.max = max;
+  }
 
   /** Keeps a marker write (other keys are not kept: a cache entry written again could outlive a forget). */
   note(key: string, value: string, ttlMs: number): void {

@@ -9,7 +9,11 @@ import { LRUCache } from 'lru-cache';
 export class LazyLru<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
   #lru: LRUCache<K, V> | undefined;
 
-  constructor(private readonly options: LRUCache.Options<K, V, unknown>) {}
+  private readonly options: LRUCache.Options<K, V, unknown>;
+
+  constructor(options: LRUCache.Options<K, V, unknown>) {
+    this.options = options;
+  }
 
   /** Entries held now (expired ones included until read). */
   get size(): number {

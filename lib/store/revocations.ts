@@ -68,14 +68,27 @@ export class Revocations {
    */
   holdsNone: boolean;
 
+  private readonly shared: StoreGuard | undefined;
+  private readonly bus: RevocationBus | undefined;
+  private readonly clock: MonotonicClock;
+  private readonly logger: Logger;
+  private readonly onEnd: (event: SessionEndEvent, origin: 'local' | 'remote') => void;
+  private readonly scope: string;
+
   constructor(
-    private readonly shared: StoreGuard | undefined,
-    private readonly bus: RevocationBus | undefined,
-    private readonly clock: MonotonicClock,
-    private readonly logger: Logger,
-    private readonly onEnd: (event: SessionEndEvent, origin: 'local' | 'remote') => void,
-    private readonly scope: string,
+    shared: StoreGuard | undefined,
+    bus: RevocationBus | undefined,
+    clock: MonotonicClock,
+    logger: Logger,
+    onEnd: (event: SessionEndEvent, origin: 'local' | 'remote') => void,
+    scope: string,
   ) {
+    this.shared = shared;
+    this.bus = bus;
+    this.clock = clock;
+    this.logger = logger;
+    this.onEnd = onEnd;
+    this.scope = scope;
     this.#local = new LazyLru<string, true>({
       max: LOCAL_REVOCATIONS_MAX, ttl: REVOCATION_TTL_MS, ttlResolution: 0, ttlAutopurge: false, perf: clock,
     });

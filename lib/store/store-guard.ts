@@ -39,11 +39,18 @@ export class StoreGuard {
   #refusedInARow = 0;
   #onRecovery: (() => void) | undefined;
 
+  readonly store: VerificationStore;
+  private readonly timeoutMs: number;
+  private readonly logger?: Pick<Logger, 'warn'>;
+
   constructor(
-    readonly store: VerificationStore,
-    private readonly timeoutMs: number,
-    private readonly logger?: Pick<Logger, 'warn'>,
+    store: VerificationStore,
+    timeoutMs: number,
+    logger?: Pick<Logger, 'warn'>,
   ) {
+    this.store = store;
+    this.timeoutMs = timeoutMs;
+    this.logger = logger;
     store.onReady?.(() => {
       // A new connection: the failures of the old one say nothing about it.
       this.#failedInARow = 0;

@@ -77,12 +77,21 @@ export class VerificationCache {
   /** True when a store backs the cache; a plain field, read on every verification. */
   readonly enabled: boolean;
 
+  private readonly guard: StoreGuard | undefined;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+  private readonly scope: string;
+
   constructor(
-    private readonly guard: StoreGuard | undefined,
-    private readonly ttlMs: number,
-    private readonly now: () => number,
-    private readonly scope: string,
+    guard: StoreGuard | undefined,
+    ttlMs: number,
+    now: () => number,
+    scope: string,
   ) {
+    this.guard = guard;
+    this.ttlMs = ttlMs;
+    this.now = now;
+    this.scope = scope;
     this.#label = guard?.store.shared === true ? 'shared' : 'memory';
     this.#memory = guard?.store instanceof MemoryVerificationStore ? guard.store : undefined;
     this.enabled = guard !== undefined;

@@ -17,7 +17,13 @@ export const PC_SDK_TOKEN_BUFFER_LENGTH = 4096;
 
 /** A PC SDK call result: check `IsSuccessful()` before using `value`. */
 export class PcSdkResult<T = undefined> {
-  constructor(readonly code: PcSdkResultCodeValue, readonly value?: T) {}
+  readonly code: PcSdkResultCodeValue;
+  readonly value?: T;
+
+  constructor(code: PcSdkResultCodeValue, value?: T) {
+    this.code = code;
+    this.value = value;
+  }
 
   IsSuccessful(): boolean {
     return this.code === PcSdkResultCode.SUCCESS;

@@ -25,8 +25,11 @@ export interface SimulatedClientOptions {
 
 class ControlError extends Error {
   override readonly name = 'ControlError';
-  constructor(readonly status: number, message: string) {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
     super(message);
+    this.status = status;
   }
 }
 

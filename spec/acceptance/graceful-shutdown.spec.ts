@@ -78,6 +78,28 @@ describe('graceful shutdown of the example app', () => {
     agent.destroy();
   }, SLOW_MS);
 
+  it('closes an idle keep-alive connection at SIGTERM and one in flight after its answer, then exits 0', async () => {
+    const url = await start();
+    const token = emulator.login(DEMO.player, DEMO.gameId).access_token;
+    const idleAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const first = await get(`${url}/api/me`, token, idleAgent);
+    expect({ status: first.status, connection: first.connection }).toEqual({ status: 200, connection: 'keep-alive' });
+    const [idle] = Object.values(idleAgent.freeSockets).flat();
+    const idleClosed = new Promise<void>((resolve) => idle!.once('close', () => resolve()));
+    // A second connection, its request waiting on the platform when the signal comes.
+    emulator.clearRequests();
+    emulator.injectFault({ endpoint: 'E2', type: 'latency', latencyMs: 1000, count: 1 });
+    const busyAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const answer = get(`${url}/api/me`, token, busyAgent);
+    while (emulator.requests({ endpoint: 'E2' }).length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    app!.child.kill('SIGTERM');
+    await idleClosed;
+    expect(await answer).toMatchObject({ status: 200, connection: 'close' });
+    expect(await app!.exited(20_000)).toBe(0);
+    idleAgent.destroy();
+    busyAgent.destroy();
+  }, SLOW_MS);
+
   it('exits at once on a second SIGTERM', async () => {
     await start();
     const token = emulator.login(DEMO.player, DEMO.gameId).access_token;

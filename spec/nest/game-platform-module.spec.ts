@@ -62,7 +62,11 @@ describe('GamePlatformModule', () => {
     const client = clients.create();
     @Injectable()
     class Uses {
-      constructor(readonly client: PlatformClient) {}
+      readonly client: PlatformClient;
+
+      constructor(client: PlatformClient) {
+        this.client = client;
+      }
     }
     Inject(GAME_PLATFORM_CLIENT)(Uses, undefined, 0);
     for (const platform of [GamePlatformModule.forRoot({ client }), GamePlatformModule.forRootAsync({ useFactory: async () => ({ client }) })]) {

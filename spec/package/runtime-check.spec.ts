@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { MINIMUM_NODE_MAJOR, unsupportedRuntime } from '../../lib/runtime-check.js';
+import { startScriptArgs } from '../support/app-process.js';
 import { transpileLib } from '../support/compile-snippets.js';
 
 // On a Node.js older than the package supports, every entry point (and the CLI, and the example
@@ -80,9 +81,12 @@ describe('the supported runtime', () => {
     expect({ failed: code !== 0, named: stderr.includes(REFUSAL) }).toEqual({ failed: true, named: true });
   });
 
-  it('the example app started by hand (node --import tsx) exits non-zero at start with the requirement', async () => {
+  it.each([
+    ['with the arguments npm start gives node', startScriptArgs()],
+    ['by hand through tsx', ['--import', 'tsx', 'example-app/server.ts']],
+  ])('the example app started %s exits non-zero at start with the requirement', async (_how, args) => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(PLATFORM_|REDIS_|PORT$)/.test(name)));
-    const child = spawn(OLD_NODE, ['--import', 'tsx', 'example-app/server.ts'], { cwd: ROOT, env: { ...env, NODE_OPTIONS: '', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(OLD_NODE, args, { cwd: ROOT, env: { ...env, NODE_OPTIONS: '', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
     child.stdout.resume();

@@ -14,7 +14,11 @@ import { DEMO, TEST_SEED, configFor } from '../support/client-harness.js';
 class KeyvShaped {
   readonly opts = { namespace: 'keyv' };
   readonly #map = new Map<string, { value: unknown; expires: number | undefined }>();
-  constructor(private readonly now: () => number) {}
+  private readonly now: () => number;
+
+  constructor(now: () => number) {
+    this.now = now;
+  }
   async get(key: string): Promise<unknown> {
     const entry = this.#map.get(`keyv:${key}`);
     if (entry === undefined) return undefined;

@@ -1,7 +1,16 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
-/** The example app run as `npm start` does (`node --import tsx example-app/server.ts`), output captured. */
+/** What `npm start` gives node: its script ends `exec node <arguments>`. */
+export function startScriptArgs(): string[] {
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const args = /exec node (.+)$/.exec(start)?.[1];
+  if (args === undefined) throw new Error(`npm start: no "exec node <arguments>" in ${start}`);
+  return args.split(' ');
+}
+
+/** The example app run as `npm start` does (the node arguments of its script), output captured. */
 export interface AppProcess {
   child: ChildProcessWithoutNullStreams;
   stdout(): string;
@@ -18,9 +27,9 @@ const PLATFORM_VARS = /^(PLATFORM_|ADMIN_MEMBER_NOS$|PORT$|WEB_)/;
 /** Starts the app with a clean environment (no PLATFORM_* from the caller's shell) plus `env`. */
 export function startAppProcess(env: Record<string, string>): AppProcess {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !PLATFORM_VARS.test(name)));
-  delete base.NODE_OPTIONS; // Jest's --experimental-vm-modules is not needed by tsx
-  // One process, signalled directly: the tsx command would start a second Node to relay to.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'example-app/server.ts'], { cwd: process.cwd(), env: { ...base, ...env }, stdio: 'pipe' });
+  delete base.NODE_OPTIONS; // Jest's --experimental-vm-modules is not the app's
+  // One process, signalled directly: npm would be a second process to relay to.
+  const child = spawn(process.execPath, startScriptArgs(), { cwd: process.cwd(), env: { ...base, ...env }, stdio: 'pipe' });
   let out = '';
   let err = '';
   let exitCode: number | null | undefined;
