@@ -7,7 +7,7 @@
 // about 1 ms; or about 1 MB, 3 to 5 ms), whatever its code: this shows which, process by process.
 //
 // Usage: npx tsx bench/gc-states.ts [--cases=library,floor,example-app] [--processes=3]
-//        [--seconds=5] [--latency=0]
+//        [--seconds=5] [--latency=0] [--node-args=--flag1,--flag2] (V8 or Node flags for every server)
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -25,6 +25,7 @@ const cases = arg('cases', 'library,floor,example-app').split(',');
 const processes = Number(arg('processes', '3'));
 const seconds = Number(arg('seconds', '5'));
 const latencyMs = Number(arg('latency', '0'));
+const nodeArgs = arg('node-args', '').split(',').filter((a) => a !== '');
 const READY = /BENCH_READY port=(\d+)|Ready: http:\/\/127\.0\.0\.1:(\d+)/;
 
 interface Traced { name: string; url: string; child: ChildProcess; lines: string[] }
@@ -35,7 +36,7 @@ function startTraced(name: string, kind: string, env: NodeJS.ProcessEnv): Promis
   const args = kind === 'example-app'
     ? [...start.imports, start.script]
     : ['--import', 'tsx', '--import', BUILT_LIB_IMPORT, `bench/servers/${kind}-server.ts`];
-  const child = spawn(process.execPath, ['--trace-gc-nvp', ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, ['--trace-gc-nvp', ...nodeArgs, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const lines: string[] = [];
   return new Promise((resolve, reject) => {
     let ready = false;
