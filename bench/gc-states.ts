@@ -20,7 +20,7 @@ import { median, round } from './harness/stats.js';
 import { startStubPlatform } from './harness/stub-platform.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const cases = arg('cases', 'library,floor,example-app').split(',');
 const processes = Number(arg('processes', '3'));
 const seconds = Number(arg('seconds', '5'));
