@@ -18,7 +18,7 @@ export const PC_SDK_TOKEN_BUFFER_LENGTH = 4096;
 /** A PC SDK call result: check `IsSuccessful()` before using `value`. */
 export class PcSdkResult<T = undefined> {
   readonly code: PcSdkResultCodeValue;
-  readonly value?: T;
+  readonly value?: T | undefined;
 
   constructor(code: PcSdkResultCodeValue, value?: T) {
     this.code = code;
