@@ -14,8 +14,8 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { BUILT_LIB_IMPORT, ensureBuiltLib } from './harness/built-lib.js';
 import { runLoad } from './harness/load.js';
-import { bearerGet } from './harness/request-mix.js';
-import { startScriptArgs } from './harness/stage-side-by-side.js';
+import { STUB_CREDENTIALS, tokenRotation } from './harness/stage-side-by-side.js';
+import { startScriptArgs } from '../spec/support/app-process.js';
 import { median, round } from './harness/stats.js';
 import { startStubPlatform } from './harness/stub-platform.js';
 
@@ -32,9 +32,8 @@ interface Traced { name: string; url: string; child: ChildProcess; lines: string
 
 /** One server process with `--trace-gc-nvp`: the bench servers on the compiled library, the example app as `npm start` runs it. */
 function startTraced(name: string, kind: string, env: NodeJS.ProcessEnv): Promise<Traced> {
-  const start = startScriptArgs();
   const args = kind === 'example-app'
-    ? [...start.imports, start.script]
+    ? startScriptArgs()
     : ['--import', 'tsx', '--import', BUILT_LIB_IMPORT, `bench/servers/${kind}-server.ts`];
   const child = spawn(process.execPath, ['--trace-gc-nvp', ...nodeArgs, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const lines: string[] = [];
@@ -68,21 +67,18 @@ function fields(line: string): Record<string, string> {
 ensureBuiltLib();
 const stub = await startStubPlatform(latencyMs);
 const env: NodeJS.ProcessEnv = {
-  ...process.env, PLATFORM_BASE_URL: stub.url, PLATFORM_CLIENT_ID: 'bench-client', PLATFORM_CLIENT_SECRET: 'bench-secret', PLATFORM_GAME_ID: 'demo-game', PORT: '0',
+  ...process.env, PLATFORM_BASE_URL: stub.url, ...STUB_CREDENTIALS, PORT: '0',
 };
 delete env.NODE_OPTIONS;
 const servers: Traced[] = [];
 try {
   for (let p = 1; p <= processes; p += 1) for (const kind of cases) servers.push(await startTraced(`${kind} #${p}`, kind, env));
   const tokens = Array.from({ length: 50 }, () => randomBytes(24).toString('base64url'));
-  const build = bearerGet('/api/me');
-  let cursor = 0;
-  const requests = [{ setupRequest: (req: object) => ({ ...req, ...build(tokens[cursor++ % tokens.length]!) }) }];
   console.log(`E2 latency ${latencyMs} ms, ${seconds} s per process, 50 connections, 50 tokens in rotation`);
   console.log('process              req/s   p99 ms  scavenges  median pause ms  median promoted KB  major GCs');
   for (const s of servers) {
     const from = s.lines.length;
-    const load = await runLoad({ url: s.url, requests, connections: 50, durationS: seconds });
+    const load = await runLoad({ url: s.url, requests: tokenRotation(tokens), connections: 50, durationS: seconds });
     const during = s.lines.slice(from).map(fields);
     const scavenges = during.filter((f) => f.gc === 's');
     const majors = during.filter((f) => f.gc === 'mc' || f.gc === 'mmc').length;

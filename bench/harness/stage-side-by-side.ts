@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type autocannon from 'autocannon';
 import { BUILT_LIB_IMPORT } from './built-lib.js';
+import { startScriptArgs } from '../../spec/support/app-process.js';
 import { spawnServer } from './children.js';
 import { runLoad } from './load.js';
 import type { LoadResult } from './load.js';
@@ -32,7 +33,7 @@ export const SIDE_BY_SIDE_CASES = ['floor', 'library', 'example-app'] as const;
  */
 export type SideBySideCase = (typeof SIDE_BY_SIDE_CASES)[number] | 'example-app-built';
 /** Credentials the stub accepts (it accepts any); the example app refuses to start without them. */
-const STUB_CREDENTIALS = { PLATFORM_CLIENT_ID: 'bench-client', PLATFORM_CLIENT_SECRET: 'bench-secret', PLATFORM_GAME_ID: 'demo-game' };
+export const STUB_CREDENTIALS = { PLATFORM_CLIENT_ID: 'bench-client', PLATFORM_CLIENT_SECRET: 'bench-secret', PLATFORM_GAME_ID: 'demo-game' };
 const STOP_GRACE_MS = 3000;
 
 /** One server of the stage: its URL, its process (for CPU time) and how to stop it. */
@@ -87,20 +88,12 @@ function processCpuMicros(pid: number): number {
   return (ticks * 1e6) / 100;
 }
 
-/** The arguments `npm start` gives node (its script ends `exec node <arguments>`), the script last. */
-export function startScriptArgs(): { imports: string[]; script: string } {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  const args = /exec node (.+)$/.exec(pkg.scripts.start)?.[1]?.split(' ');
-  if (args === undefined || args.length < 1) throw new Error(`npm start: no "exec node <arguments>" in ${pkg.scripts.start}`);
-  return { imports: args.slice(0, -1), script: args.at(-1)! };
-}
-
 /** The example app as `npm start` runs it, PORT=0; ready when it prints its `Ready:` line. */
 async function startExampleApp(env: Record<string, string>, nodeArgs: string[], builtLib = false): Promise<Target> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: '0' };
   delete childEnv.NODE_OPTIONS;
   const start = startScriptArgs();
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...start.imports, ...(builtLib ? ['--import', BUILT_LIB_IMPORT] : []), start.script], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...start.slice(0, -1), ...(builtLib ? ['--import', BUILT_LIB_IMPORT] : []), ...start.slice(-1)], {
     cwd: REPO_ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const killOnExit = (): void => void child.kill('SIGKILL');
@@ -147,7 +140,7 @@ async function startExampleApp(env: Record<string, string>, nodeArgs: string[], 
 }
 
 /** One request per token in turn, across every connection. */
-function tokenRotation(tokens: readonly string[]): autocannon.Request[] {
+export function tokenRotation(tokens: readonly string[]): autocannon.Request[] {
   const build = bearerGet('/api/me');
   let cursor = 0;
   return [{
@@ -217,7 +210,7 @@ export async function runSideBySide(ctx: StageContext): Promise<SideBySideResult
     shape: {
       connections, tokens: tokenCount, roundS: durationS, rounds, warmupS,
       platform: 'stub (bench/harness/stub-platform.ts): fixed E2 answer, latency injected',
-      exampleApp: `node ${Object.values(startScriptArgs()).flat().join(' ')} (as npm start), PLATFORM_* set to the stub`,
+      exampleApp: `node ${startScriptArgs().join(' ')} (as npm start), PLATFORM_* set to the stub`,
       cases: caseNames,
     },
     byLatency: {},

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-/** What `npm start` gives node: its script ends `exec node <arguments>`. */
+/** What `npm start` gives node, the script last: its script ends `exec node <arguments>`. */
 export function startScriptArgs(): string[] {
-  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const start = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start;
   const args = /exec node (.+)$/.exec(start)?.[1];
   if (args === undefined) throw new Error(`npm start: no "exec node <arguments>" in ${start}`);
   return args.split(' ');
