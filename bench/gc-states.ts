@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { BUILT_LIB_IMPORT, ensureBuiltLib } from './harness/built-lib.js';
+import { builtLibArgs, ensureBuiltLib } from './harness/built-lib.js';
 import { runLoad } from './harness/load.js';
 import { STUB_CREDENTIALS, tokenRotation } from './harness/stage-side-by-side.js';
 import { startScriptArgs } from '../spec/support/app-process.js';
@@ -32,9 +32,7 @@ interface Traced { name: string; url: string; child: ChildProcess; lines: string
 
 /** One server process with `--trace-gc-nvp`: the bench servers on the compiled library, the example app as `npm start` runs it. */
 function startTraced(name: string, kind: string, env: NodeJS.ProcessEnv): Promise<Traced> {
-  const args = kind === 'example-app'
-    ? startScriptArgs()
-    : ['--import', 'tsx', '--import', BUILT_LIB_IMPORT, `bench/servers/${kind}-server.ts`];
+  const args = kind === 'example-app' ? startScriptArgs() : [...builtLibArgs(), `bench/servers/${kind}-server.ts`];
   const child = spawn(process.execPath, ['--trace-gc-nvp', ...nodeArgs, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const lines: string[] = [];
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { BUILT_LIB_IMPORT, ensureBuiltLib } from './built-lib.js';
+import { builtLibArgs, ensureBuiltLib } from './built-lib.js';
 import { isIpcReply, READY_PATTERN } from './ipc-protocol.js';
 import type { IpcAnswers, IpcOp } from './ipc-protocol.js';
 
@@ -119,13 +119,13 @@ function stopper(child: ChildProcess): () => Promise<void> {
 }
 
 /**
- * Starts `bench/servers/<script>` as `node [nodeArgs] --import tsx <script>`, the library
- * compiled (see built-lib.ts), and waits for its ready line. The child exits by itself if this
+ * Starts `bench/servers/<script>` as `node [nodeArgs] <script>` on the compiled library (see
+ * built-lib.ts), and waits for its ready line. The child exits by itself if this
  * process goes away (IPC disconnect).
  */
 export async function spawnServer(name: string, script: string, options: SpawnOptions = {}): Promise<ServerProcess> {
   ensureBuiltLib();
-  const args = [...(options.nodeArgs ?? []), '--import', 'tsx', '--import', BUILT_LIB_IMPORT, `bench/servers/${script}`];
+  const args = [...(options.nodeArgs ?? []), ...builtLibArgs(), `bench/servers/${script}`];
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: childEnv(options.env ?? {}),

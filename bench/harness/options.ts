@@ -93,7 +93,7 @@ export function parseBenchOptions(argv: readonly string[], env: Env): BenchOptio
       connections: 50,
       tokens: 50,
       durationS: positiveNumber(env, 'BENCH_SBS_DURATION_S', quick ? 2 : 5, false),
-      rounds: positiveNumber(env, 'BENCH_SBS_ROUNDS', quick ? 2 : 5),
+      rounds: positiveNumber(env, 'BENCH_SBS_ROUNDS', quick ? 2 : 7),
       warmupS: quick ? 1 : 3,
       builtApp: env.BENCH_SBS_BUILT_APP === '1',
     },

@@ -93,10 +93,10 @@ describe('bench options', () => {
     expect(parseBenchOptions([], {})).toMatchObject({ quick: false, rounds: 3, players: 1000, coldBurstRequests: 1000, memoryRequests: 200_000, memoryTokens: 20_000 });
   });
 
-  it('gives the side-by-side stage the independent shape: 50 connections, 50 tokens, 5 rounds of 5 s (2 of 2 s quick)', () => {
-    expect(parseBenchOptions([], {}).sideBySide).toMatchObject({ connections: 50, tokens: 50, durationS: 5, rounds: 5 });
+  it('gives the side-by-side stage the independent shape: 50 connections, 50 tokens, 7 rounds of 5 s (2 of 2 s quick)', () => {
+    expect(parseBenchOptions([], {}).sideBySide).toMatchObject({ connections: 50, tokens: 50, durationS: 5, rounds: 7 });
     expect(parseBenchOptions(['--quick'], {}).sideBySide).toMatchObject({ connections: 50, tokens: 50, durationS: 2, rounds: 2 });
-    expect(parseBenchOptions([], { BENCH_SBS_ROUNDS: '7', BENCH_SBS_DURATION_S: '3' }).sideBySide).toMatchObject({ durationS: 3, rounds: 7 });
+    expect(parseBenchOptions([], { BENCH_SBS_ROUNDS: '9', BENCH_SBS_DURATION_S: '3' }).sideBySide).toMatchObject({ durationS: 3, rounds: 9 });
   });
 
   it('reads BENCH_DURATION_S and BENCH_ROUNDS', () => {
