@@ -4,7 +4,8 @@
 // Per process: requests/s, p99, and for its young-generation collections (scavenges) their
 // count, median pause and median bytes promoted to the old generation; its major collections.
 // Under this load a process settles into one of two states (about 70 KB promoted per scavenge,
-// about 1 ms; or about 1 MB, 3 to 5 ms), whatever its code: this shows which, process by process.
+// about 1 ms; or about 1 MB, 3 to 5 ms): the heavy one is kept going by a long-lived Map or Set
+// written and emptied on every request (docs/performance.md). This shows which, process by process.
 //
 // Usage: npx tsx bench/gc-states.ts [--cases=library,floor,example-app] [--processes=3]
 //        [--seconds=5] [--latency=0] [--node-args=--flag1,--flag2] (V8 or Node flags for every server)

@@ -23,6 +23,9 @@ export interface Call {
   callerGone: boolean;
   /** The attempt in flight, if any. */
   exchange: Exchange | undefined;
+  /** Its neighbours in the list of calls under way (none once it has left it). */
+  older: Call | undefined;
+  newer: Call | undefined;
 }
 
 /** Filled in as the call proceeds, readable even when it throws. */

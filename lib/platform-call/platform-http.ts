@@ -115,8 +115,15 @@ export class PlatformHttp {
   readonly #transport: Transport;
   readonly #limiter: CallLimiter;
   readonly #breaker: CircuitBreaker | undefined;
-  /** Calls under way (queued or in flight), ended with 503 by {@link close}. */
-  readonly #running = new Set<Call>();
+  /**
+   * Calls under way (queued or in flight), ended with 503 by {@link close}: a list threaded
+   * through the calls themselves (`older`, `newer`), the newest first. Joining and leaving it
+   * allocate nothing and a call that has left keeps no link, where a long-lived `Set` written and
+   * emptied on every call would rebuild its table every few dozen calls, each old table keeping a
+   * link to the next (see the flights' table in single-flight.ts).
+   */
+  #newest: Call | undefined;
+  #running = 0;
   /** Calls in flight whose caller has gone (left running to keep their connection): given up for a caller that has waited RECLAIM_AFTER_MS. */
   readonly #abandoned = new Set<Call>();
   #settled: (() => void) | undefined;
@@ -165,7 +172,9 @@ export class PlatformHttp {
     // The operation's own signal already runs to its deadline: no second timer for the same budget.
     const owned = !(given instanceof DeadlineSignal) || context.deadline === undefined;
     const signal = owned ? new DeadlineSignal(deadline - now, given, 'caller') : given;
-    const call: Call = { endpoint: req.endpoint, signal, deadline, stats, retries: 0, resetRetried: false, admitted: false, callerGone: false, exchange: undefined };
+    const call: Call = {
+      endpoint: req.endpoint, signal, deadline, stats, retries: 0, resetRetried: false, admitted: false, callerGone: false, exchange: undefined, older: this.#newest, newer: undefined,
+    };
     // The caller went away: a queued call leaves the queue at once (the limiter watches the signal).
     // One in flight keeps its slot: the platform is working on it whether we read the answer or
     // not, so the cap keeps counting it. Its exchange completes (nobody reads the answer, the
@@ -182,7 +191,9 @@ export class PlatformHttp {
       call.exchange?.cancel();
     };
     signal.addEventListener('abort', onAbort);
-    this.#running.add(call);
+    if (this.#newest !== undefined) this.#newest.newer = call;
+    this.#newest = call;
+    this.#running += 1;
     try {
       // A free slot is taken at once (no promise to wait on); only a queued call sets the reclaim timer.
       if (!this.#limiter.tryAcquire()) {
@@ -236,9 +247,15 @@ export class PlatformHttp {
     } finally {
       signal.removeEventListener('abort', onAbort);
       if (owned) signal.dispose();
-      this.#running.delete(call);
+      const { older, newer } = call;
+      if (older !== undefined) older.newer = newer;
+      if (newer !== undefined) newer.older = older;
+      else this.#newest = older;
+      call.older = undefined;
+      call.newer = undefined;
+      this.#running -= 1;
       this.#abandoned.delete(call);
-      if (this.#running.size === 0) this.#settled?.();
+      if (this.#running === 0) this.#settled?.();
       if (permit !== undefined) this.#breaker?.record(permit, verdict, req.endpoint);
     }
   }
@@ -259,11 +276,13 @@ export class PlatformHttp {
    */
   async close(): Promise<void> {
     this.#closed = true;
-    if (this.#running.size > 0) {
+    if (this.#running > 0) {
       const settled = new Promise<void>((resolve) => {
         this.#settled = resolve;
       });
-      for (const call of this.#running) {
+      const running: Call[] = [];
+      for (let call = this.#newest; call !== undefined; call = call.older) running.push(call);
+      for (const call of running) {
         call.signal.abort('closed');
         // A call whose caller had gone already holds an aborted signal: stop its exchange directly.
         call.exchange?.cancel();

@@ -5,6 +5,8 @@ import type { Abortable } from './deadline-signal.js';
 import { boundedContext, type CallContext } from './platform-http.js';
 
 const ONCE = { once: true } as const;
+/** The fewest slots of the flights' table (a power of two); it keeps at most half of them used. */
+const MIN_SLOTS = 16;
 
 /** A caller waiting on a flight that may go away (it gave a signal). */
 interface Waiter<T> {
@@ -33,7 +35,23 @@ interface Flight<T> {
  * keeps its answer).
  */
 export class SingleFlight<T> {
-  readonly #flights = new Map<string, Flight<T>>();
+  /**
+   * The flights by key, on two plain arrays (open addressing, linear probing), not a `Map`. A
+   * flight lives for one request, and a long-lived `Map` written and emptied that often rebuilds
+   * its table every few dozen entries, each old table keeping a link to the next and to the
+   * entries it held. Once one of those tables is in the old generation, every young collection
+   * keeps the chain alive, and with it the requests its entries name: the process then promotes
+   * about a request's worth of objects per request, which it could have freed young. Here a
+   * removed entry keeps nothing, and the arrays a resize leaves are emptied. A key slot holds the
+   * key, `null` once removed from a probe chain, or `undefined` when free.
+   */
+  #keys: (string | null | undefined)[] = new Array<undefined>(MIN_SLOTS).fill(undefined);
+  #flights: (Flight<T> | undefined)[] = new Array<undefined>(MIN_SLOTS).fill(undefined);
+  /** Slots holding a key or a removal mark. */
+  #used = 0;
+  #count = 0;
+  /** Seeds the keys' hash, so that nobody outside the process can choose keys that collide. */
+  readonly #seed = (Math.random() * 0x1_0000_0000) >>> 0;
 
   private readonly endpoint: (key: string) => PlatformEndpoint;
   private readonly budgetMs?: number;
@@ -49,7 +67,7 @@ export class SingleFlight<T> {
 
   /** Keys with work in flight. */
   get size(): number {
-    return this.#flights.size;
+    return this.#count;
   }
 
   /**
@@ -57,7 +75,7 @@ export class SingleFlight<T> {
    * for the callers already waiting on it.
    */
   detach(key: string): void {
-    this.#flights.delete(key);
+    this.#remove(key, undefined);
   }
 
   /**
@@ -67,7 +85,8 @@ export class SingleFlight<T> {
    */
   share(key: string, work: (context: CallContext) => Promise<T>, signal?: Abortable): Promise<T> {
     if (signal?.aborted === true) return Promise.reject(abortedError(this.endpoint(key)));
-    let flight = this.#flights.get(key);
+    const slot = this.#slotOf(key);
+    let flight = this.#keys[slot] === key ? this.#flights[slot] : undefined;
     if (signal === undefined) {
       flight ??= this.#start(key, work, false);
       flight.pinned = true;
@@ -95,14 +114,81 @@ export class SingleFlight<T> {
     // One reaction settles every waiting caller: the flight is gone, and no caller listens for an
     // abort any more, before any caller resumes (a caller may start the next flight at once).
     promise.then((value) => this.#end(key, flight, false, value), (error: unknown) => this.#end(key, flight, true, error));
-    this.#flights.set(key, flight);
+    // The slot is found after `work` has run: it may have started or ended other flights.
+    if ((this.#used + 1) * 2 > this.#keys.length) this.#resize();
+    const slot = this.#slotOf(key);
+    if (this.#keys[slot] === undefined) this.#used += 1;
+    this.#keys[slot] = key;
+    this.#flights[slot] = flight;
+    this.#count += 1;
     return flight;
+  }
+
+  /**
+   * The slot holding `key`; else the slot a new entry for it takes (the first removal mark on its
+   * probe chain, or the free slot that ends it). The hash is FNV-1a over the whole key, seeded.
+   */
+  #slotOf(key: string): number {
+    const keys = this.#keys;
+    const mask = keys.length - 1;
+    let hash = this.#seed ^ key.length;
+    for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x0100_0193);
+    let slot = hash & mask;
+    let marked = -1;
+    for (;;) {
+      const held = keys[slot];
+      if (held === key) return slot;
+      if (held === undefined) return marked >= 0 ? marked : slot;
+      if (held === null && marked < 0) marked = slot;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  /** Removes `key`'s entry (only while it is `flight`, when one is given). */
+  #remove(key: string, flight: Flight<T> | undefined): void {
+    const slot = this.#slotOf(key);
+    if (this.#keys[slot] !== key || (flight !== undefined && this.#flights[slot] !== flight)) return;
+    this.#flights[slot] = undefined;
+    this.#count -= 1;
+    const keys = this.#keys;
+    const mask = keys.length - 1;
+    if (keys[(slot + 1) & mask] !== undefined) {
+      keys[slot] = null;
+      return;
+    }
+    // The slot ended its probe chain: it, and the removal marks just before it, are free again.
+    keys[slot] = undefined;
+    this.#used -= 1;
+    for (let i = (slot - 1) & mask; keys[i] === null; i = (i - 1) & mask) {
+      keys[i] = undefined;
+      this.#used -= 1;
+    }
+  }
+
+  /** Moves the entries into new arrays four times their number (at least MIN_SLOTS), and empties the old ones. */
+  #resize(): void {
+    const keys = this.#keys;
+    const flights = this.#flights;
+    let slots = MIN_SLOTS;
+    while (slots < (this.#count + 1) * 4) slots *= 2;
+    this.#keys = new Array<undefined>(slots).fill(undefined);
+    this.#flights = new Array<undefined>(slots).fill(undefined);
+    this.#used = this.#count;
+    for (let i = 0; i < keys.length; i += 1) {
+      const key = keys[i];
+      if (typeof key !== 'string') continue;
+      const slot = this.#slotOf(key);
+      this.#keys[slot] = key;
+      this.#flights[slot] = flights[i];
+    }
+    keys.fill(undefined);
+    flights.fill(undefined);
   }
 
   /** The shared work settled: the flight ends and every caller still waiting gets its outcome. */
   #end(key: string, flight: Flight<T>, failed: boolean, outcome: unknown): void {
     flight.signal?.dispose();
-    if (this.#flights.get(key) === flight) this.#flights.delete(key);
+    this.#remove(key, flight);
     for (const waiter of flight.waiters) {
       if (failed) waiter.reject(outcome);
       else waiter.resolve(outcome as T);
@@ -120,7 +206,7 @@ export class SingleFlight<T> {
     if (!flight.waiters.delete(waiter)) return;
     if (flight.waiters.size === 0 && !flight.pinned) {
       // Nobody is left to answer: later callers start afresh.
-      if (this.#flights.get(key) === flight) this.#flights.delete(key);
+      this.#remove(key, flight);
       flight.signal?.abort('caller');
     }
     waiter.reject(abortedError(this.endpoint(key)));

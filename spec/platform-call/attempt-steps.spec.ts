@@ -26,7 +26,7 @@ const config = resolvePlatformConfig({
 function newCall(signal = new DeadlineSignal(5000)): Call {
   return {
     endpoint: 'E2', signal, deadline: performance.now() + 5000, stats: { attempts: 1 }, retries: 0, resetRetried: false,
-    admitted: true, callerGone: false, exchange: undefined,
+    admitted: true, callerGone: false, exchange: undefined, older: undefined, newer: undefined,
   };
 }
 

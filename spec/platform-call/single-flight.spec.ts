@@ -1,0 +1,83 @@
+import { DeadlineSignal } from '../../lib/platform-call/deadline-signal.js';
+import { SingleFlight } from '../../lib/platform-call/single-flight.js';
+
+/** Flights whose work the test settles by key, and the keys whose work started. */
+class Controlled {
+  readonly flights = new SingleFlight<string>(() => 'E2');
+  readonly started: string[] = [];
+  readonly #settle = new Map<string, (value: string) => void>();
+
+  share(key: string, signal?: DeadlineSignal): Promise<string> {
+    return this.flights.share(key, () => {
+      this.started.push(key);
+      return new Promise<string>((resolve) => this.#settle.set(key, resolve));
+    }, signal);
+  }
+
+  /** Settles the work of `key` started last. */
+  settle(key: string, value: string): void {
+    this.#settle.get(key)!(value);
+  }
+}
+
+describe('SingleFlight', () => {
+  it('shares one piece of work per key and ends it for every caller', async () => {
+    const c = new Controlled();
+    const { flights } = c;
+    const a1 = c.share('E2:a');
+    const a2 = c.share('E2:a');
+    const b = c.share('E2:b');
+    expect([c.started, flights.size]).toEqual([['E2:a', 'E2:b'], 2]);
+    c.settle('E2:a', 'user a');
+    c.settle('E2:b', 'user b');
+    expect(await Promise.all([a1, a2, b])).toEqual(['user a', 'user a', 'user b']);
+    expect(flights.size).toBe(0);
+    // Ended: the next caller of the same key starts afresh.
+    void c.share('E2:a');
+    expect(c.started).toEqual(['E2:a', 'E2:b', 'E2:a']);
+  });
+
+  it('keeps every one of thousands of concurrent keys apart, through growth and removals in any order', async () => {
+    const c = new Controlled();
+    const { flights } = c;
+    const keys = Array.from({ length: 3000 }, (_, i) => `E2:${'x'.repeat(i % 7)}${i}`);
+    const answers = keys.map((k) => c.share(k));
+    // A second caller of each key joins its flight: nothing new starts.
+    const joined = keys.map((k) => c.share(k));
+    expect([c.started.length, flights.size]).toEqual([3000, 3000]);
+    // Settled in a scrambled order, with new keys started between removals.
+    const order = keys.map((k, i) => ({ k, r: (i * 7919) % 3001 })).sort((x, y) => x.r - y.r).map((x) => x.k);
+    const late: Promise<string>[] = [];
+    order.forEach((k, i) => {
+      c.settle(k, `user ${k}`);
+      if (i % 10 === 0) late.push(c.share(`E2:late${i}`));
+    });
+    expect(await Promise.all(answers)).toEqual(keys.map((k) => `user ${k}`));
+    expect(await Promise.all(joined)).toEqual(keys.map((k) => `user ${k}`));
+    expect(flights.size).toBe(late.length);
+    for (let i = 0; i < order.length; i += 10) c.settle(`E2:late${i}`, 'late');
+    expect(new Set(await Promise.all(late))).toEqual(new Set(['late']));
+    expect(flights.size).toBe(0);
+  });
+
+  it('forgets a detached key at once, and a flight nobody waits for', async () => {
+    const c = new Controlled();
+    const { flights } = c;
+    const first = c.share('E2:t');
+    flights.detach('E2:t');
+    expect(flights.size).toBe(0);
+    const second = c.share('E2:t');
+    expect(c.started).toEqual(['E2:t', 'E2:t']);
+    c.settle('E2:t', 'second'); // the work started last: the second flight's
+    expect(await second).toBe('second');
+    expect(flights.size).toBe(0);
+
+    const leaving = new DeadlineSignal(Infinity);
+    const gone = c.share('E2:u', leaving);
+    expect(flights.size).toBe(1);
+    leaving.abort('caller');
+    await expect(gone).rejects.toMatchObject({ kind: 'platform_unavailable' });
+    expect(flights.size).toBe(0);
+    void first; // its work was never settled: detached, nobody reads it
+  });
+});
