@@ -38,12 +38,12 @@ export class SingleFlight<T> {
   /**
    * The flights by key, on two plain arrays (open addressing, linear probing), not a `Map`. A
    * flight lives for one request, and a long-lived `Map` written and emptied that often rebuilds
-   * its table every few dozen entries, each old table keeping a link to the next and to the
-   * entries it held. Once one of those tables is in the old generation, every young collection
-   * keeps the chain alive, and with it the requests its entries name: the process then promotes
-   * about a request's worth of objects per request, which it could have freed young. Here a
-   * removed entry keeps nothing, and the arrays a resize leaves are emptied. A key slot holds the
-   * key, `null` once removed from a probe chain, or `undefined` when free.
+   * its table every few dozen entries, each old table keeping a link to the next. Once one of
+   * those tables is in the old generation, every young collection keeps the chain alive, and
+   * with it the requests its entries name: the process then promotes about a request's worth of
+   * objects per request, which it could have freed young. Here a removed entry keeps nothing,
+   * and the arrays a resize leaves are emptied. A key slot holds the key, `null` once removed
+   * from a probe chain, or `undefined` when free.
    */
   #keys: (string | null | undefined)[] = new Array<undefined>(MIN_SLOTS).fill(undefined);
   #flights: (Flight<T> | undefined)[] = new Array<undefined>(MIN_SLOTS).fill(undefined);
