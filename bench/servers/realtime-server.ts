@@ -34,20 +34,6 @@ if (authenticated) {
   const authenticate = createAuthenticator(client);
   registry = new SessionRegistry({ authenticate, reverifyIntervalMs: Number(requireEnv('BENCH_REVERIFY_INTERVAL_MS')) });
   useSocketIoAuth(io, { authenticate, registry });
-  diagnosticsChannel.tracingChannel<PlatformCallMessage, PlatformCallMessage>(CHANNELS.platformCall).subscribe({
-    start(message) {
-      if (message.endpoint !== 'E2') return;
-      e2Calls += 1;
-      inFlight += 1;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-    },
-    end() {},
-    asyncStart() {},
-    asyncEnd(message) {
-      if (message.endpoint === 'E2') inFlight -= 1;
-    },
-    error() {},
-  });
   registry.reverifier.on('pass', (stats: ReverifyStats) => {
     const pass: RealtimePassStats = { ...stats, e2Calls, maxInFlight, durationMs: Math.round(performance.now() - passStartedAt), tokens: registry!.tokenCount };
     e2Calls = 0;
@@ -55,7 +41,36 @@ if (authenticated) {
     passStartedAt = performance.now();
     for (const waiter of passWaiters.splice(0)) waiter(pass);
   });
-} else {
+}
+
+/**
+ * Counts E2 calls and the most in flight, from the first stats request on (after the handshakes
+ * are measured): a subscriber to the platform-call channel makes every call a traced one, which
+ * the handshakes measured must not pay for.
+ */
+let counting = false;
+function countCalls(): void {
+  if (counting || !authenticated) return;
+  counting = true;
+  // Only calls seen starting are counted out: one already in flight now is not.
+  const started = new WeakSet<PlatformCallMessage>();
+  diagnosticsChannel.tracingChannel<PlatformCallMessage, PlatformCallMessage>(CHANNELS.platformCall).subscribe({
+    start(message) {
+      if (message.endpoint !== 'E2') return;
+      started.add(message);
+      e2Calls += 1;
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+    },
+    end() {},
+    asyncStart() {},
+    asyncEnd(message) {
+      if (started.delete(message)) inFlight -= 1;
+    },
+    error() {},
+  });
+}
+if (!authenticated) {
   io.on('connection', (socket) => socket.emit('session', { member_no: '30000000000', guid: null }));
 }
 
@@ -65,6 +80,7 @@ function nextPass(): Promise<RealtimePassStats> {
 
 async function handle(op: IpcOp): Promise<unknown> {
   if (op.op === 'realtime-stats') {
+    countCalls();
     return { connections: registry?.size ?? io.engine.clientsCount, tokens: registry?.tokenCount ?? 0, maxConcurrentCalls: client?.config.maxConcurrentCalls ?? 0 };
   }
   if (op.op === 'realtime-pass') {

@@ -18,6 +18,8 @@ interface Waiter<T> {
 
 interface Flight<T> {
   readonly promise: Promise<T>;
+  /** Its key's hash, computed once per caller that starts or joins a flight. */
+  readonly hash: number;
   /** The shared work's signal: its budget, and aborted once every caller that could go has gone. */
   readonly signal: DeadlineSignal | undefined;
   /** Callers still waiting that may go away; a caller without a signal pins the work. */
@@ -75,7 +77,9 @@ export class SingleFlight<T> {
    * for the callers already waiting on it.
    */
   detach(key: string): void {
-    this.#remove(key, undefined);
+    let hash = this.#seed ^ key.length;
+    for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x0100_0193);
+    this.#remove(key, hash, undefined);
   }
 
   /**
@@ -85,10 +89,13 @@ export class SingleFlight<T> {
    */
   share(key: string, work: (context: CallContext) => Promise<T>, signal?: Abortable): Promise<T> {
     if (signal?.aborted === true) return Promise.reject(abortedError(this.endpoint(key)));
-    const slot = this.#slotOf(key);
+    // FNV-1a over the whole key, seeded; kept on the flight so that its end need not hash again.
+    let hash = this.#seed ^ key.length;
+    for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x0100_0193);
+    const slot = this.#slotOf(key, hash);
     let flight = this.#keys[slot] === key ? this.#flights[slot] : undefined;
     if (signal === undefined) {
-      flight ??= this.#start(key, work, false);
+      flight ??= this.#start(key, hash, work, false);
       flight.pinned = true;
       return flight.promise;
     }
@@ -98,25 +105,25 @@ export class SingleFlight<T> {
     const { promise, resolve, reject } = Promise.withResolvers<T>();
     const waiter: Waiter<T> = { resolve, reject, signal, onAbort: () => this.#leave(key, flight!, waiter) };
     signal.addEventListener('abort', waiter.onAbort, ONCE);
-    flight ??= this.#start(key, work, true);
+    flight ??= this.#start(key, hash, work, true);
     flight.waiters.add(waiter);
     return promise;
   }
 
-  #start(key: string, work: (context: CallContext) => Promise<T>, leavable: boolean): Flight<T> {
+  #start(key: string, hash: number, work: (context: CallContext) => Promise<T>, leavable: boolean): Flight<T> {
     const budget = this.budgetMs;
     // One signal for the whole operation, a timer-less one when there is no budget and no caller
     // can leave (an AbortController and its EventTarget per request cost more).
     const shared = budget !== undefined ? new DeadlineSignal(budget) : leavable ? new DeadlineSignal(Infinity) : undefined;
     const context: CallContext = budget === undefined ? (shared === undefined ? {} : { signal: shared }) : boundedContext({ signal: shared }, budget);
     const promise = work(context);
-    const flight: Flight<T> = { promise, signal: shared, waiters: new Set(), pinned: false };
+    const flight: Flight<T> = { promise, hash, signal: shared, waiters: new Set(), pinned: false };
     // One reaction settles every waiting caller: the flight is gone, and no caller listens for an
     // abort any more, before any caller resumes (a caller may start the next flight at once).
     promise.then((value) => this.#end(key, flight, false, value), (error: unknown) => this.#end(key, flight, true, error));
     // The slot is found after `work` has run: it may have started or ended other flights.
     if ((this.#used + 1) * 2 > this.#keys.length) this.#resize();
-    const slot = this.#slotOf(key);
+    const slot = this.#slotOf(key, hash);
     if (this.#keys[slot] === undefined) this.#used += 1;
     this.#keys[slot] = key;
     this.#flights[slot] = flight;
@@ -125,14 +132,12 @@ export class SingleFlight<T> {
   }
 
   /**
-   * The slot holding `key`; else the slot a new entry for it takes (the first removal mark on its
-   * probe chain, or the free slot that ends it). The hash is FNV-1a over the whole key, seeded.
+   * The slot holding `key`, whose hash is `hash`; else the slot a new entry for it takes (the
+   * first removal mark on its probe chain, or the free slot that ends it).
    */
-  #slotOf(key: string): number {
+  #slotOf(key: string, hash: number): number {
     const keys = this.#keys;
     const mask = keys.length - 1;
-    let hash = this.#seed ^ key.length;
-    for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x0100_0193);
     let slot = hash & mask;
     let marked = -1;
     for (;;) {
@@ -144,9 +149,9 @@ export class SingleFlight<T> {
     }
   }
 
-  /** Removes `key`'s entry (only while it is `flight`, when one is given). */
-  #remove(key: string, flight: Flight<T> | undefined): void {
-    const slot = this.#slotOf(key);
+  /** Removes `key`'s entry, `hash` its hash (only while it is `flight`, when one is given). */
+  #remove(key: string, hash: number, flight: Flight<T> | undefined): void {
+    const slot = this.#slotOf(key, hash);
     if (this.#keys[slot] !== key || (flight !== undefined && this.#flights[slot] !== flight)) return;
     this.#flights[slot] = undefined;
     this.#count -= 1;
@@ -177,9 +182,10 @@ export class SingleFlight<T> {
     for (let i = 0; i < keys.length; i += 1) {
       const key = keys[i];
       if (typeof key !== 'string') continue;
-      const slot = this.#slotOf(key);
+      const flight = flights[i]!;
+      const slot = this.#slotOf(key, flight.hash);
       this.#keys[slot] = key;
-      this.#flights[slot] = flights[i];
+      this.#flights[slot] = flight;
     }
     keys.fill(undefined);
     flights.fill(undefined);
@@ -188,7 +194,7 @@ export class SingleFlight<T> {
   /** The shared work settled: the flight ends and every caller still waiting gets its outcome. */
   #end(key: string, flight: Flight<T>, failed: boolean, outcome: unknown): void {
     flight.signal?.dispose();
-    this.#remove(key, flight);
+    this.#remove(key, flight.hash, flight);
     for (const waiter of flight.waiters) {
       if (failed) waiter.reject(outcome);
       else waiter.resolve(outcome as T);
@@ -206,7 +212,7 @@ export class SingleFlight<T> {
     if (!flight.waiters.delete(waiter)) return;
     if (flight.waiters.size === 0 && !flight.pinned) {
       // Nobody is left to answer: later callers start afresh.
-      this.#remove(key, flight);
+      this.#remove(key, flight.hash, flight);
       flight.signal?.abort('caller');
     }
     waiter.reject(abortedError(this.endpoint(key)));

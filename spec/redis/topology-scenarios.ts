@@ -198,7 +198,15 @@ export function describeTopology(name: string, start: () => Promise<TopologyUnde
       await until(() => tokenEnds(b) === 20 && tokenEnds(c) === 20, BUDGET_MS, 'the 20 logouts to reach B and C');
       figures.twentyLogoutsEffectiveAfterSubscriptionsAllowedMs = Math.round(performance.now() - allowed);
       for (const token of tokens) expect(endedToken(b, token) && endedToken(c, token)).toBe(true);
-      expect(b.fleet.revocations.stats.caughtUp + c.fleet.revocations.stats.caughtUp).toBe(40);
+      // Each logout reached B and C once (a repeat is dropped), from the log or from the channel.
+      // The channel carried none of them when they were made; once A's connections are back it
+      // sends the recent ones again, and that resend may reach a subscriber before its reading of
+      // the log does: which comes first is a race, so what is counted is that every logout not
+      // read from the log was one A sent again.
+      const fromLog = b.fleet.revocations.stats.caughtUp + c.fleet.revocations.stats.caughtUp;
+      figures.twentyLogoutsReadFromLog = fromLog;
+      expect(fromLog).toBeGreaterThan(0);
+      expect(40 - fromLog).toBeLessThanOrEqual(2 * a.fleet.revocations.stats.resent);
     }, TEST_MS);
 
     it('a failover during 10 logouts: all take effect on the other two, a valid token meanwhile is never refused', async () => {
