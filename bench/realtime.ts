@@ -8,7 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { killAllChildren, spawnServer, type ServerProcess } from './harness/children.js';
 import type { MemorySample, RealtimePassStats } from './harness/ipc-protocol.js';
+import { randomBytes } from 'node:crypto';
 import { startPlatform, type BenchPlatform } from './harness/platform.js';
+import { STUB_CREDENTIALS } from './harness/stage-side-by-side.js';
+import { startStubPlatform } from './harness/stub-platform.js';
 
 /** Sizes of the real-time run. */
 export interface RealtimeBenchOptions {
@@ -89,7 +92,7 @@ async function measureSide(name: string, env: Record<string, string>, tokens: st
 }
 
 /** Runs the real-time section against a running platform. */
-export async function runRealtime(platform: BenchPlatform, log: (line: string) => void, options: RealtimeBenchOptions = DEFAULT_REALTIME_OPTIONS): Promise<RealtimeBenchResult> {
+export async function runRealtime(platform: Pick<BenchPlatform, 'mint' | 'serverEnv'>, log: (line: string) => void, options: RealtimeBenchOptions = DEFAULT_REALTIME_OPTIONS): Promise<RealtimeBenchResult> {
   const tokens = await platform.mint(options.tokens);
   const base = { ...platform.serverEnv, BENCH_REVERIFY_INTERVAL_MS: String(options.reverifyIntervalMs) };
   const open = await measureSide('realtime-unauthenticated', { ...base, BENCH_REALTIME_AUTH: '0' }, tokens, options, log);
@@ -141,9 +144,17 @@ async function main(): Promise<void> {
   const options = optionsFromEnv(process.env);
   const log = (line: string): void => void process.stdout.write(`${line}\n`);
   log(`bench:realtime: ${options.connections} Socket.IO connections over ${options.tokens} tokens`);
-  const platform = await startPlatform(options.tokens);
+  // BENCH_RT_PLATFORM=stub: the side-by-side stage's stub platform (every token valid, the same
+  // member for all, the least CPU per call) instead of the emulator.
+  const stubbed = process.env.BENCH_RT_PLATFORM === 'stub';
+  const stub = stubbed ? await startStubPlatform() : undefined;
+  const platform = stub === undefined ? await startPlatform(options.tokens) : undefined;
+  const source = stub === undefined ? platform! : {
+    serverEnv: { PLATFORM_BASE_URL: stub.url, ...STUB_CREDENTIALS },
+    mint: (count: number) => Promise.resolve(Array.from({ length: count }, () => randomBytes(48).toString('base64url'))),
+  };
   try {
-    const result = await runRealtime(platform, log, options);
+    const result = await runRealtime(source, log, options);
     const dir = fileURLToPath(new URL('./results/', import.meta.url));
     mkdirSync(dir, { recursive: true });
     writeFileSync(`${dir}realtime.json`, `${JSON.stringify({ generatedAt: new Date().toISOString(), ...result }, null, 2)}\n`);
@@ -152,7 +163,8 @@ async function main(): Promise<void> {
     log(`heap per connection: ours ${result.ours.heapPerConnectionBytes} B, Socket.IO alone ${result.unauthenticated.heapPerConnectionBytes} B: +${result.addedBytesPerConnection} B (goal <= 1024)`);
     log(`targets: ${JSON.stringify(result.targets)}; results in bench/results/realtime.json`);
   } finally {
-    await platform.emulator.stop();
+    stub?.stop();
+    await platform?.emulator.stop();
   }
 }
 

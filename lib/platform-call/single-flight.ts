@@ -18,7 +18,7 @@ interface Waiter<T> {
 
 interface Flight<T> {
   readonly promise: Promise<T>;
-  /** Its key's hash, computed once per caller that starts or joins a flight. */
+  /** Its key's hash (each call of `share` computes it once), for its removal and a resize. */
   readonly hash: number;
   /** The shared work's signal: its budget, and aborted once every caller that could go has gone. */
   readonly signal: DeadlineSignal | undefined;
@@ -77,6 +77,7 @@ export class SingleFlight<T> {
    * for the callers already waiting on it.
    */
   detach(key: string): void {
+    // The hash of `share`, written out in both: no function of its own on every verification.
     let hash = this.#seed ^ key.length;
     for (let i = 0; i < key.length; i += 1) hash = Math.imul(hash ^ key.charCodeAt(i), 0x0100_0193);
     this.#remove(key, hash, undefined);
