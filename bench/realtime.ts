@@ -72,7 +72,7 @@ async function closeAll(sockets: Socket[]): Promise<void> {
 }
 
 async function measureSide(name: string, env: Record<string, string>, tokens: string[], options: RealtimeBenchOptions, log: (line: string) => void): Promise<{ side: RealtimeSide; server: ServerProcess; sockets: Socket[] }> {
-  const server = await spawnServer(name, 'realtime-server.ts', { env, nodeArgs: ['--expose-gc'] });
+  const server = await spawnServer(name, 'realtime-server.ts', { env, nodeArgs: ['--expose-gc', ...profileArgs()] });
   // Warm up: a few connections, so the first handshake's one-time costs are not measured.
   const warm = await openAll(server.url, tokens, 50, 10);
   await closeAll(warm.sockets);
@@ -140,6 +140,14 @@ function optionsFromEnv(env: NodeJS.ProcessEnv): RealtimeBenchOptions {
   };
 }
 
+/**
+ * `BENCH_RT_CPU_PROF=1`: the emulator and both servers write a CPU profile each to
+ * bench/.built/profiles (read them with `npx tsx bench/profile-summary.ts FILE`).
+ */
+function profileArgs(): string[] {
+  return process.env.BENCH_RT_CPU_PROF === '1' ? ['--cpu-prof', '--cpu-prof-dir', fileURLToPath(new URL('./.built/profiles/', import.meta.url))] : [];
+}
+
 async function main(): Promise<void> {
   const options = optionsFromEnv(process.env);
   const log = (line: string): void => void process.stdout.write(`${line}\n`);
@@ -148,7 +156,7 @@ async function main(): Promise<void> {
   // member for all, the least CPU per call) instead of the emulator.
   const stubbed = process.env.BENCH_RT_PLATFORM === 'stub';
   const stub = stubbed ? await startStubPlatform() : undefined;
-  const platform = stub === undefined ? await startPlatform(options.tokens) : undefined;
+  const platform = stub === undefined ? await startPlatform(options.tokens, { nodeArgs: profileArgs() }) : undefined;
   const source = stub === undefined ? platform! : {
     serverEnv: { PLATFORM_BASE_URL: stub.url, ...STUB_CREDENTIALS },
     mint: (count: number) => Promise.resolve(Array.from({ length: count }, () => randomBytes(48).toString('base64url'))),

@@ -22,8 +22,13 @@ interface Flight<T> {
   readonly hash: number;
   /** The shared work's signal: its budget, and aborted once every caller that could go has gone. */
   readonly signal: DeadlineSignal | undefined;
-  /** Callers still waiting that may go away; a caller without a signal pins the work. */
-  readonly waiters: Set<Waiter<T>>;
+  /**
+   * Callers still waiting that may go away (a caller without a signal pins the work): the first
+   * in a field of its own, any later ones in a list made when the second joins. Most flights have
+   * one caller, and a `Set` per flight cost more than the list its few callers need.
+   */
+  first: Waiter<T> | undefined;
+  others: Waiter<T>[] | undefined;
   pinned: boolean;
 }
 
@@ -106,8 +111,14 @@ export class SingleFlight<T> {
     const { promise, resolve, reject } = Promise.withResolvers<T>();
     const waiter: Waiter<T> = { resolve, reject, signal, onAbort: () => this.#leave(key, flight!, waiter) };
     signal.addEventListener('abort', waiter.onAbort, ONCE);
-    flight ??= this.#start(key, hash, work, true);
-    flight.waiters.add(waiter);
+    if (flight === undefined) {
+      flight = this.#start(key, hash, work, true);
+      flight.first = waiter;
+    } else if (flight.first === undefined && flight.others === undefined) {
+      flight.first = waiter;
+    } else {
+      (flight.others ??= []).push(waiter);
+    }
     return promise;
   }
 
@@ -118,7 +129,7 @@ export class SingleFlight<T> {
     const shared = budget !== undefined ? new DeadlineSignal(budget) : leavable ? new DeadlineSignal(Infinity) : undefined;
     const context: CallContext = budget === undefined ? (shared === undefined ? {} : { signal: shared }) : boundedContext({ signal: shared }, budget);
     const promise = work(context);
-    const flight: Flight<T> = { promise, hash, signal: shared, waiters: new Set(), pinned: false };
+    const flight: Flight<T> = { promise, hash, signal: shared, first: undefined, others: undefined, pinned: false };
     // One reaction settles every waiting caller: the flight is gone, and no caller listens for an
     // abort any more, before any caller resumes (a caller may start the next flight at once).
     promise.then((value) => this.#end(key, flight, false, value), (error: unknown) => this.#end(key, flight, true, error));
@@ -196,7 +207,14 @@ export class SingleFlight<T> {
   #end(key: string, flight: Flight<T>, failed: boolean, outcome: unknown): void {
     flight.signal?.dispose();
     this.#remove(key, flight.hash, flight);
-    for (const waiter of flight.waiters) {
+    // The first caller, then the others in the order they joined (the list is walked by index:
+    // one written out loop, no function per waiter).
+    const others = flight.others;
+    let i = 0;
+    let waiter = flight.first ?? others?.[i++];
+    flight.first = undefined;
+    flight.others = undefined;
+    for (; waiter !== undefined; waiter = others?.[i++]) {
       if (failed) waiter.reject(outcome);
       else waiter.resolve(outcome as T);
       try {
@@ -205,13 +223,18 @@ export class SingleFlight<T> {
         // A caller's signal that cannot drop a listener must not leave the other callers waiting.
       }
     }
-    flight.waiters.clear();
   }
 
   /** A caller's signal aborted: it stops waiting; the work stops once nobody is left to answer. */
   #leave(key: string, flight: Flight<T>, waiter: Waiter<T>): void {
-    if (!flight.waiters.delete(waiter)) return;
-    if (flight.waiters.size === 0 && !flight.pinned) {
+    if (flight.first === waiter) {
+      flight.first = undefined;
+    } else {
+      const index = flight.others?.indexOf(waiter) ?? -1;
+      if (index < 0) return;
+      flight.others!.splice(index, 1);
+    }
+    if (flight.first === undefined && (flight.others === undefined || flight.others.length === 0) && !flight.pinned) {
       // Nobody is left to answer: later callers start afresh.
       this.#remove(key, flight.hash, flight);
       flight.signal?.abort('caller');

@@ -60,6 +60,36 @@ describe('SingleFlight', () => {
     expect(flights.size).toBe(0);
   });
 
+  it('answers the callers still waiting, in any order of leaving, and stops the work only when the last has gone', async () => {
+    const c = new Controlled();
+    const { flights } = c;
+    const signals = Array.from({ length: 4 }, () => new DeadlineSignal(Infinity));
+    const [first, second, third] = signals.slice(0, 3).map((s) => c.share('E2:v', s));
+    signals[0]!.abort('caller');
+    signals[2]!.abort('caller');
+    // Joins after the first caller left: it waits beside the second.
+    const fourth = c.share('E2:v', signals[3]);
+    await expect(first).rejects.toMatchObject({ kind: 'platform_unavailable' });
+    await expect(third).rejects.toMatchObject({ kind: 'platform_unavailable' });
+    expect([c.started, flights.size]).toEqual([['E2:v'], 1]);
+    c.settle('E2:v', 'user v');
+    expect(await Promise.all([second, fourth])).toEqual(['user v', 'user v']);
+    expect(flights.size).toBe(0);
+
+    // Every caller leaves, the last one first: the work's own signal aborts with the last.
+    let aborted = 0;
+    const leaving = [new DeadlineSignal(Infinity), new DeadlineSignal(Infinity)];
+    const gone = leaving.map((s) => flights.share('E2:w', (context) => {
+      context.signal!.addEventListener('abort', () => { aborted += 1; });
+      return new Promise<string>(() => {});
+    }, s));
+    leaving[1]!.abort('caller');
+    expect([aborted, flights.size]).toEqual([0, 1]);
+    leaving[0]!.abort('caller');
+    expect([aborted, flights.size]).toEqual([1, 0]);
+    await Promise.all(gone.map((p) => expect(p).rejects.toMatchObject({ kind: 'platform_unavailable' })));
+  });
+
   it('forgets a detached key at once, and a flight nobody waits for', async () => {
     const c = new Controlled();
     const { flights } = c;
