@@ -14,6 +14,8 @@ interface Waiter<T> {
   readonly reject: (error: unknown) => void;
   readonly signal: Abortable;
   readonly onAbort: () => void;
+  /** Its index in its flight's `others`, for a removal in constant time (-1: none). */
+  slot: number;
 }
 
 interface Flight<T> {
@@ -25,7 +27,7 @@ interface Flight<T> {
   /**
    * Callers still waiting that may go away (a caller without a signal pins the work): the first
    * in a field of its own, any later ones in a list made when the second joins. Most flights have
-   * one caller, and a `Set` per flight cost more than the list its few callers need.
+   * one caller, and a `Set` made for each cost more than this.
    */
   first: Waiter<T> | undefined;
   others: Waiter<T>[] | undefined;
@@ -109,7 +111,7 @@ export class SingleFlight<T> {
     // closure per caller is its abort listener. It listens before any work starts: a signal that
     // cannot take a listener throws here, with no platform call made for it.
     const { promise, resolve, reject } = Promise.withResolvers<T>();
-    const waiter: Waiter<T> = { resolve, reject, signal, onAbort: () => this.#leave(key, flight!, waiter) };
+    const waiter: Waiter<T> = { resolve, reject, signal, onAbort: () => this.#leave(key, flight!, waiter), slot: -1 };
     signal.addEventListener('abort', waiter.onAbort, ONCE);
     if (flight === undefined) {
       flight = this.#start(key, hash, work, true);
@@ -117,7 +119,9 @@ export class SingleFlight<T> {
     } else if (flight.first === undefined && flight.others === undefined) {
       flight.first = waiter;
     } else {
-      (flight.others ??= []).push(waiter);
+      const others = (flight.others ??= []);
+      waiter.slot = others.length;
+      others.push(waiter);
     }
     return promise;
   }
@@ -207,8 +211,8 @@ export class SingleFlight<T> {
   #end(key: string, flight: Flight<T>, failed: boolean, outcome: unknown): void {
     flight.signal?.dispose();
     this.#remove(key, flight.hash, flight);
-    // The first caller, then the others in the order they joined (the list is walked by index:
-    // one written out loop, no function per waiter).
+    // The first caller, then the others (the list is walked by index: one written out loop, no
+    // function per waiter).
     const others = flight.others;
     let i = 0;
     let waiter = flight.first ?? others?.[i++];
@@ -227,14 +231,19 @@ export class SingleFlight<T> {
 
   /** A caller's signal aborted: it stops waiting; the work stops once nobody is left to answer. */
   #leave(key: string, flight: Flight<T>, waiter: Waiter<T>): void {
+    const others = flight.others;
     if (flight.first === waiter) {
       flight.first = undefined;
     } else {
-      const index = flight.others?.indexOf(waiter) ?? -1;
-      if (index < 0) return;
-      flight.others!.splice(index, 1);
+      // The last one takes its place: thousands of callers of one token leaving cost one step each.
+      if (others === undefined || others[waiter.slot] !== waiter) return;
+      const last = others.pop()!;
+      if (last !== waiter) {
+        others[waiter.slot] = last;
+        last.slot = waiter.slot;
+      }
     }
-    if (flight.first === undefined && (flight.others === undefined || flight.others.length === 0) && !flight.pinned) {
+    if (flight.first === undefined && (others === undefined || others.length === 0) && !flight.pinned) {
       // Nobody is left to answer: later callers start afresh.
       this.#remove(key, flight.hash, flight);
       flight.signal?.abort('caller');

@@ -76,6 +76,19 @@ describe('SingleFlight', () => {
     expect(await Promise.all([second, fourth])).toEqual(['user v', 'user v']);
     expect(flights.size).toBe(0);
 
+    // A thousand callers of one key, all but one leaving in a scrambled order: the one left gets
+    // the answer, every other its refusal, and the work ran once.
+    const many = Array.from({ length: 1000 }, () => new DeadlineSignal(Infinity));
+    const waiting = many.map((s) => c.share('E2:m', s));
+    const leaveOrder = many.map((s, i) => ({ s, r: (i * 7919) % 1009 })).sort((x, y) => x.r - y.r).map((x) => x.s);
+    for (const s of leaveOrder) if (s !== many[500]) s.abort('caller');
+    expect([c.started.filter((k) => k === 'E2:m').length, flights.size]).toEqual([1, 1]);
+    c.settle('E2:m', 'user m');
+    const outcomes = await Promise.allSettled(waiting);
+    expect(outcomes[500]).toEqual({ status: 'fulfilled', value: 'user m' });
+    expect(outcomes.filter((o) => o.status === 'rejected')).toHaveLength(999);
+    expect(flights.size).toBe(0);
+
     // Every caller leaves, the last one first: the work's own signal aborts with the last.
     let aborted = 0;
     const leaving = [new DeadlineSignal(Infinity), new DeadlineSignal(Infinity)];
