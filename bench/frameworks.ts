@@ -3,36 +3,11 @@
 // platform at 0 ms, each server in its own process, rounds alternated, medians reported.
 import { spawnServer, type ServerProcess } from './harness/children.js';
 import { measure, medianOf, runLine } from './harness/measure.js';
-import type { MedianSummary, RunSummary } from './harness/results.js';
+import { FRAMEWORK_CASES } from './harness/results.js';
+import type { Framework, FrameworkCase, FrameworkRatios, FrameworksResult, RunSummary } from './harness/results.js';
 import { serverSpec } from './harness/servers.js';
 import type { StageContext } from './harness/stage-context.js';
 import { round, rotation } from './harness/stats.js';
-
-export const FRAMEWORK_CASES = [
-  'express-unprotected', 'express-protected', 'express-cached', 'fastify-unprotected', 'fastify-protected', 'fastify-cached',
-] as const;
-export type FrameworkCase = (typeof FRAMEWORK_CASES)[number];
-
-type Framework = 'express' | 'fastify';
-
-/** Protected against unprotected, for one framework. */
-export interface FrameworkRatios {
-  /** Requests/s, protected (every request verified by the platform) / unprotected. */
-  protected?: number;
-  /** Requests/s, protected with the client's result cache on / unprotected. */
-  cached?: number;
-  /** Server CPU per request added by authentication (protected - unprotected), microseconds. */
-  addedCpuMicrosPerRequest?: number;
-  /** The same with the result cache on. */
-  addedCpuMicrosPerRequestCached?: number;
-}
-
-/** Medians per case and the protected/unprotected ratios per framework. */
-export interface FrameworksResult {
-  latencyMs: 0;
-  cases: Partial<Record<FrameworkCase, { median: MedianSummary; rounds: RunSummary[] }>>;
-  ratios: Partial<Record<Framework, FrameworkRatios>>;
-}
 
 const EXPRESS_KIND = { 'express-unprotected': 'unprotected', 'express-protected': 'ours', 'express-cached': 'ours-cached' } as const;
 

@@ -7,43 +7,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { killAllChildren, spawnServer, type ServerProcess } from './harness/children.js';
-import type { MemorySample, RealtimePassStats } from './harness/ipc-protocol.js';
+import type { MemorySample } from './harness/ipc-protocol.js';
 import { randomBytes } from 'node:crypto';
 import { startPlatform, type BenchPlatform } from './harness/platform.js';
+import type { RealtimeBenchOptions, RealtimeBenchResult, RealtimeSide } from './harness/results.js';
 import { STUB_CREDENTIALS } from './harness/stage-side-by-side.js';
 import { startStubPlatform } from './harness/stub-platform.js';
-
-/** Sizes of the real-time run. */
-export interface RealtimeBenchOptions {
-  connections: number;
-  tokens: number;
-  /** Re-verification interval of the authenticated server (ms). */
-  reverifyIntervalMs: number;
-  /** Handshakes started at once by the load generator. */
-  openConcurrency: number;
-}
-
-export interface RealtimeSide {
-  handshakesPerS: number;
-  openMs: number;
-  heapBeforeBytes: number;
-  heapAfterBytes: number;
-  heapPerConnectionBytes: number;
-  rssPerConnectionBytes: number;
-}
-
-export interface RealtimeBenchResult {
-  options: RealtimeBenchOptions;
-  ours: RealtimeSide;
-  unauthenticated: RealtimeSide;
-  /** ours / unauthenticated handshakes per second (goal >= 0.75). */
-  handshakeRatio: number;
-  /** Heap per live connection beyond Socket.IO's own (goal <= 1024 bytes). */
-  addedBytesPerConnection: number;
-  pass: RealtimePassStats;
-  maxConcurrentCalls: number;
-  targets: { handshakeRatio: boolean; e2CallsPerPass: boolean; noBurst: boolean; memory: boolean };
-}
 
 export const DEFAULT_REALTIME_OPTIONS: RealtimeBenchOptions = { connections: 10_000, tokens: 1_000, reverifyIntervalMs: 10_000, openConcurrency: 200 };
 

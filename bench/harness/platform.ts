@@ -1,4 +1,4 @@
-import { BENCH_PLATFORM } from '../servers/bench-seed.js';
+import { BENCH_PLATFORM } from './bench-seed.js';
 import { spawnServer } from './children.js';
 import type { ServerProcess, SpawnOptions } from './children.js';
 import type { PlatformCounts } from './ipc-protocol.js';

@@ -1,4 +1,4 @@
-import type { PlatformCounts, MemorySample } from './ipc-protocol.js';
+import type { PlatformCounts, MemorySample, RealtimePassStats } from './ipc-protocol.js';
 import type { LoadResult } from './load.js';
 
 /** One measured autocannon run and the platform calls it caused. */
@@ -94,6 +94,112 @@ export interface TargetCheck {
   met: boolean;
 }
 
+// What each stage records; the stages fill them in, the report and the charts read them.
+
+// The frameworks stage (bench/frameworks.ts).
+export const FRAMEWORK_CASES = [
+  'express-unprotected', 'express-protected', 'express-cached', 'fastify-unprotected', 'fastify-protected', 'fastify-cached',
+] as const;
+export type FrameworkCase = (typeof FRAMEWORK_CASES)[number];
+
+export type Framework = 'express' | 'fastify';
+
+/** Protected against unprotected, for one framework. */
+export interface FrameworkRatios {
+  /** Requests/s, protected (every request verified by the platform) / unprotected. */
+  protected?: number;
+  /** Requests/s, protected with the client's result cache on / unprotected. */
+  cached?: number;
+  /** Server CPU per request added by authentication (protected - unprotected), microseconds. */
+  addedCpuMicrosPerRequest?: number;
+  /** The same with the result cache on. */
+  addedCpuMicrosPerRequestCached?: number;
+}
+
+/** Medians per case and the protected/unprotected ratios per framework. */
+export interface FrameworksResult {
+  latencyMs: 0;
+  cases: Partial<Record<FrameworkCase, { median: MedianSummary; rounds: RunSummary[] }>>;
+  ratios: Partial<Record<Framework, FrameworkRatios>>;
+}
+
+// The real-time run (bench/realtime.ts).
+/** Sizes of the real-time run. */
+export interface RealtimeBenchOptions {
+  connections: number;
+  tokens: number;
+  /** Re-verification interval of the authenticated server (ms). */
+  reverifyIntervalMs: number;
+  /** Handshakes started at once by the load generator. */
+  openConcurrency: number;
+}
+
+export interface RealtimeSide {
+  handshakesPerS: number;
+  openMs: number;
+  heapBeforeBytes: number;
+  heapAfterBytes: number;
+  heapPerConnectionBytes: number;
+  rssPerConnectionBytes: number;
+}
+
+export interface RealtimeBenchResult {
+  options: RealtimeBenchOptions;
+  ours: RealtimeSide;
+  unauthenticated: RealtimeSide;
+  /** ours / unauthenticated handshakes per second (goal >= 0.75). */
+  handshakeRatio: number;
+  /** Heap per live connection beyond Socket.IO's own (goal <= 1024 bytes). */
+  addedBytesPerConnection: number;
+  pass: RealtimePassStats;
+  maxConcurrentCalls: number;
+  targets: { handshakeRatio: boolean; e2CallsPerPass: boolean; noBurst: boolean; memory: boolean };
+}
+
+// The side-by-side stage (harness/stage-side-by-side.ts).
+export const SIDE_BY_SIDE_CASES = ['floor', 'library', 'example-app'] as const;
+/**
+ * `example-app-built` (BENCH_SBS_BUILT_APP=1): the same app with lib/ compiled by tsc, as the
+ * library case runs it. The difference to `example-app` is what running the library from its
+ * TypeScript sources costs, if anything.
+ */
+export type SideBySideCase = (typeof SIDE_BY_SIDE_CASES)[number] | 'example-app-built';
+/** One measured run. */
+export interface SideBySideRun {
+  round: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  failed: number;
+  /** Server process CPU (user + system, all threads, from /proc) per answered request, µs. */
+  cpuMicrosPerRequest: number;
+}
+
+export interface SideBySideCaseResult {
+  median: { rps: number; p50Ms: number; p99Ms: number; cpuMicrosPerRequest: number };
+  rounds: SideBySideRun[];
+}
+
+/** Medians of same-round ratios to the floor. */
+export interface SideBySideRatios {
+  rps: number;
+  p99: number;
+  cpu: number;
+  rpsPerRound: number[];
+}
+
+export interface SideBySideAtLatency {
+  cases: Partial<Record<SideBySideCase, SideBySideCaseResult>>;
+  /** `library/floor` and `example-app/floor`. */
+  ratios: Record<string, SideBySideRatios>;
+}
+
+export interface SideBySideResult {
+  shape: { connections: number; tokens: number; roundS: number; rounds: number; warmupS: number; platform: string; exampleApp: string; cases: string[] };
+  byLatency: ByLatency<SideBySideAtLatency>;
+}
+
 export interface BenchResults {
   generatedAt: string;
   complete: boolean;
@@ -110,10 +216,10 @@ export interface BenchResults {
   'cold-burst'?: ByLatency<{ ours: ColdBurstRun; 'baseline-no-single-flight': ColdBurstRun }>;
   memory?: MemoryResult;
   /** Fastify's and Express's protected/unprotected ratios (bench/frameworks.ts). */
-  frameworks?: import('../frameworks.js').FrameworksResult;
-  realtime?: import('../realtime.js').RealtimeBenchResult;
+  frameworks?: FrameworksResult;
+  realtime?: RealtimeBenchResult;
   /** Floor, library and the example app as `npm start` runs it, 50 tokens in rotation (harness/stage-side-by-side.ts). */
-  'side-by-side'?: import('./stage-side-by-side.js').SideBySideResult;
+  'side-by-side'?: SideBySideResult;
   ratios?: Record<string, ByLatency<{ ofMedians: number; pairedMedian: number; perRound: number[] }>>;
   targets?: TargetCheck[];
   wallTimeS?: number;

@@ -1,4 +1,4 @@
-import { BENCH_PLATFORM } from '../servers/bench-seed.js';
+import { BENCH_PLATFORM } from './bench-seed.js';
 import { startCpuMeter } from './cpu-meter.js';
 import { runLoad } from './load.js';
 import { playerRequests } from './request-mix.js';

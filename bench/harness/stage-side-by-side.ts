@@ -18,20 +18,13 @@ import { spawnServer } from './children.js';
 import { runLoad } from './load.js';
 import type { LoadResult } from './load.js';
 import { bearerGet } from './request-mix.js';
-import { latencyKey } from './results.js';
-import type { ByLatency } from './results.js';
+import { latencyKey, SIDE_BY_SIDE_CASES } from './results.js';
+import type { SideBySideCase, SideBySideCaseResult, SideBySideRatios, SideBySideResult, SideBySideRun } from './results.js';
 import type { StageContext } from './stage-context.js';
 import { median, ratio, round, rotation } from './stats.js';
 import { startStubPlatform } from './stub-platform.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const SIDE_BY_SIDE_CASES = ['floor', 'library', 'example-app'] as const;
-/**
- * `example-app-built` (BENCH_SBS_BUILT_APP=1): the same app with lib/ compiled by tsc, as the
- * library case runs it. The difference to `example-app` is what running the library from its
- * TypeScript sources costs, if anything.
- */
-export type SideBySideCase = (typeof SIDE_BY_SIDE_CASES)[number] | 'example-app-built';
 /** Credentials the stub accepts (it accepts any); the example app refuses to start without them. */
 export const STUB_CREDENTIALS = { PLATFORM_CLIENT_ID: 'bench-client', PLATFORM_CLIENT_SECRET: 'bench-secret', PLATFORM_GAME_ID: 'demo-game' };
 const STOP_GRACE_MS = 3000;
@@ -41,42 +34,6 @@ interface Target {
   readonly url: string;
   readonly pid: number;
   stop(): Promise<void>;
-}
-
-/** One measured run. */
-export interface SideBySideRun {
-  round: number;
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-  requests: number;
-  failed: number;
-  /** Server process CPU (user + system, all threads, from /proc) per answered request, µs. */
-  cpuMicrosPerRequest: number;
-}
-
-export interface SideBySideCaseResult {
-  median: { rps: number; p50Ms: number; p99Ms: number; cpuMicrosPerRequest: number };
-  rounds: SideBySideRun[];
-}
-
-/** Medians of same-round ratios to the floor. */
-export interface SideBySideRatios {
-  rps: number;
-  p99: number;
-  cpu: number;
-  rpsPerRound: number[];
-}
-
-export interface SideBySideAtLatency {
-  cases: Partial<Record<SideBySideCase, SideBySideCaseResult>>;
-  /** `library/floor` and `example-app/floor`. */
-  ratios: Record<string, SideBySideRatios>;
-}
-
-export interface SideBySideResult {
-  shape: { connections: number; tokens: number; roundS: number; rounds: number; warmupS: number; platform: string; exampleApp: string; cases: string[] };
-  byLatency: ByLatency<SideBySideAtLatency>;
 }
 
 /** CPU time of a process and all its threads, µs (Linux /proc; clock ticks of 10 ms). */

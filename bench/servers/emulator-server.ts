@@ -4,7 +4,7 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 import { startEmulator } from '../../lib/emulator/index.js';
 import type { Emulator } from '../../lib/emulator/index.js';
 import type { IpcOp, PlatformCounts } from '../harness/ipc-protocol.js';
-import { BENCH_PLATFORM, benchMemberNo, benchSeed } from './bench-seed.js';
+import { BENCH_PLATFORM, benchMemberNo, benchSeed } from '../harness/bench-seed.js';
 import { serveControl } from './server-kit.js';
 
 const memberCount = Number(process.env.BENCH_MEMBERS ?? '20000');

@@ -37,8 +37,9 @@ function folderOf(relative: string): string {
   return parts.length > 1 ? parts[0]! : relative;
 }
 
-function importsOf(file: string): Import[] {
-  const text = readFileSync(path.join(LIB, file), 'utf8');
+/** The imports of `file`, a path under `root` (lib/ unless told), with their targets relative to it. */
+function importsOf(file: string, root = LIB): Import[] {
+  const text = readFileSync(path.join(root, file), 'utf8');
   const specifiers = [
     ...text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]/gm),
     ...text.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm),
@@ -47,7 +48,7 @@ function importsOf(file: string): Import[] {
   return specifiers.map((specifier) => ({
     file,
     specifier,
-    target: specifier.startsWith('.') ? path.relative(LIB, path.resolve(LIB, path.dirname(file), specifier)).replace(/\.js$/, '.ts') : undefined,
+    target: specifier.startsWith('.') ? path.relative(root, path.resolve(root, path.dirname(file), specifier)).replace(/\.js$/, '.ts') : undefined,
   }));
 }
 
@@ -121,7 +122,7 @@ function isDeepImport(i: Import): boolean {
 }
 
 const files = readdirSync(LIB, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
-const imports = files.flatMap(importsOf);
+const imports = files.flatMap((f) => importsOf(f));
 const show = (i: Import): string => `${i.file} -> ${i.specifier}`;
 
 describe('the layers of lib/', () => {
@@ -207,6 +208,21 @@ describe('the layers of lib/', () => {
       return homes !== undefined && !homes.includes(folderOf(i.file));
     });
     expect(misplaced.map(show)).toEqual([]);
+  });
+});
+
+describe('the bench', () => {
+  // Its stages, servers and harness import one another as lib/'s folders do: downward only
+  // (type imports, `import('...')` types included).
+  const BENCH = path.resolve(import.meta.dirname, '../../bench');
+  const benchFiles = readdirSync(BENCH, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('.') && !f.startsWith('results'));
+  const benchImports = benchFiles.flatMap((f) => importsOf(f, BENCH));
+
+  it('holds no cycle of folders either', () => {
+    const graph = folderGraph(benchImports);
+    expect(graph.has('harness') && graph.has('servers') && graph.get('run.ts')?.has('harness')).toBe(true);
+    expect(cyclesOf(graph)).toEqual([]);
   });
 });
 
