@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { builtLibArgs, ensureBuiltLib } from './harness/built-lib.js';
 import { runLoad } from './harness/load.js';
-import { STUB_CREDENTIALS, tokenRotation } from './harness/stage-side-by-side.js';
+import { tokenRotation } from './harness/stage-side-by-side.js';
 import { startScriptArgs } from '../spec/support/app-process.js';
 import { median, round } from './harness/stats.js';
 import { startStubPlatform } from './harness/stub-platform.js';
@@ -66,7 +66,7 @@ function fields(line: string): Record<string, string> {
 ensureBuiltLib();
 const stub = await startStubPlatform(latencyMs);
 const env: NodeJS.ProcessEnv = {
-  ...process.env, PLATFORM_BASE_URL: stub.url, ...STUB_CREDENTIALS, PORT: '0',
+  ...process.env, ...stub.serverEnv, PORT: '0',
 };
 delete env.NODE_OPTIONS;
 const servers: Traced[] = [];

@@ -3,15 +3,14 @@
 // server without authentication, each in its own process, the emulator (0 ms) in another:
 // handshakes/s (ratio), E2 calls per re-verification pass and the most in flight at once, memory
 // per live connection (heap after forced GC) beyond Socket.IO's own.
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { killAllChildren, spawnServer, type ServerProcess } from './harness/children.js';
 import type { MemorySample } from './harness/ipc-protocol.js';
-import { randomBytes } from 'node:crypto';
 import { startPlatform, type BenchPlatform } from './harness/platform.js';
 import type { RealtimeBenchOptions, RealtimeBenchResult, RealtimeSide } from './harness/results.js';
-import { STUB_CREDENTIALS } from './harness/stage-side-by-side.js';
 import { startStubPlatform } from './harness/stub-platform.js';
 
 export const DEFAULT_REALTIME_OPTIONS: RealtimeBenchOptions = { connections: 10_000, tokens: 1_000, reverifyIntervalMs: 10_000, openConcurrency: 200 };
@@ -127,7 +126,7 @@ async function main(): Promise<void> {
   const stub = stubbed ? await startStubPlatform() : undefined;
   const platform = stub === undefined ? await startPlatform(options.tokens, { nodeArgs: profileArgs() }) : undefined;
   const source = stub === undefined ? platform! : {
-    serverEnv: { PLATFORM_BASE_URL: stub.url, ...STUB_CREDENTIALS },
+    serverEnv: stub.serverEnv,
     mint: (count: number) => Promise.resolve(Array.from({ length: count }, () => randomBytes(48).toString('base64url'))),
   };
   try {

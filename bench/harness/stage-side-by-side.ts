@@ -25,8 +25,6 @@ import { median, ratio, round, rotation } from './stats.js';
 import { startStubPlatform } from './stub-platform.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** Credentials the stub accepts (it accepts any); the example app refuses to start without them. */
-export const STUB_CREDENTIALS = { PLATFORM_CLIENT_ID: 'bench-client', PLATFORM_CLIENT_SECRET: 'bench-secret', PLATFORM_GAME_ID: 'demo-game' };
 const STOP_GRACE_MS = 3000;
 
 /** One server of the stage: its URL, its process (for CPU time) and how to stop it. */
@@ -160,7 +158,7 @@ export async function runSideBySide(ctx: StageContext): Promise<SideBySideResult
   const { connections, tokens: tokenCount, durationS, rounds, warmupS, builtApp } = options.sideBySide;
   const caseNames: SideBySideCase[] = [...SIDE_BY_SIDE_CASES, ...(builtApp ? ['example-app-built' as const] : [])];
   const stub = await startStubPlatform(0);
-  const env = { PLATFORM_BASE_URL: stub.url, ...STUB_CREDENTIALS };
+  const env = { ...stub.serverEnv };
   const profile = (name: string): string[] => (options.cpuProfile.includes(name) ? ['--cpu-prof', '--cpu-prof-dir', ctx.profileDir] : []);
   const targets = new Map<SideBySideCase, Target>();
   const result: SideBySideResult = {

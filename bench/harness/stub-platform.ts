@@ -25,6 +25,11 @@ server.listen(0, '127.0.0.1', () => process.send(server.address().port));
 /** A stub platform for CPU measurements: every token is valid, every member the same. */
 export interface StubPlatform {
   readonly url: string;
+  /**
+   * PLATFORM_* variables of a server on the stub: its URL and credentials (it accepts any; the
+   * example app refuses to start without them).
+   */
+  readonly serverEnv: Readonly<Record<string, string>>;
   /** E2 answers `latencyMs` after the request from now on. */
   setLatency(latencyMs: number): Promise<void>;
   stop(): void;
@@ -34,8 +39,10 @@ export interface StubPlatform {
 export async function startStubPlatform(latencyMs = 0): Promise<StubPlatform> {
   const child = spawn(process.execPath, ['-e', STUB], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, LATENCY_MS: String(latencyMs) } });
   const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(m as number)));
+  const url = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
+    serverEnv: Object.freeze({ PLATFORM_BASE_URL: url, PLATFORM_CLIENT_ID: 'bench-client', PLATFORM_CLIENT_SECRET: 'bench-secret', PLATFORM_GAME_ID: 'demo-game' }),
     setLatency: (ms) => new Promise((resolve) => {
       child.once('message', () => resolve());
       child.send(ms);
