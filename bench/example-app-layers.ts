@@ -13,9 +13,9 @@ const CALLS = Number(process.argv.find((a) => a.startsWith('--calls='))?.split('
 const client = new PlatformClient({ baseUrl: 'http://127.0.0.1:9', clientId: 'c', clientSecret: 's', gameId: 'g', logger: silentLogger });
 const app = createApp({ client, adminMemberNos: [], logger: silentLogger });
 type Handle = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
-interface Layer { name: string; handle: Handle & { stack?: { route?: { path: string } }[] } }
+interface Layer { name: string; route?: { path: string }; handle: Handle & { stack?: { route?: { path: string } }[] } }
 const stack = (app as unknown as { router: { stack: Layer[] } }).router.stack;
-const meIndex = stack.findIndex((l) => l.handle.stack?.[0]?.route?.path === '/api/me');
+const meIndex = stack.findIndex((l) => l.route?.path === '/api/me');
 const layers = [...stack.slice(0, meIndex), ...stack.filter((l) => l.handle.stack?.[0]?.route?.path === '/healthz')];
 
 const req = new IncomingMessage(new Socket());

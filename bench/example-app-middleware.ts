@@ -6,18 +6,20 @@
 // rounds alternating; the least of the rounds is the figure least disturbed by other processes.
 //
 // Usage: npx tsx bench/example-app-middleware.ts [--requests=20000] [--rounds=5] [--no-cache]
-//   [--variants=full,-json,...]
+//   [--variants=full,-json,...]  (`+etag`, `+router`: what the app would cost with Express's default
+//   ETag, or with `/api/me` in a Router of its own)
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { answerCpuMeter, forkCpuServer, KeepAliveLoad } from './harness/cpu-servers.js';
 import type { CpuServer } from './harness/cpu-servers.js';
 import { startStubPlatform } from './harness/stub-platform.js';
+import type { RequestHandler } from 'express';
 
 const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 
 /** Layers of `createApp`'s router taken out, by name (a Router's layer by the first route it holds). */
-const VARIANTS: Record<string, { remove: string[]; metrics?: 'collected' | 'served' }> = {
+const VARIANTS: Record<string, { remove: string[]; metrics?: 'collected' | 'served'; etag?: true; ownRouter?: true }> = {
   full: { remove: [] },
   '-json': { remove: ['jsonParser'] },
   '-urlencoded': { remove: ['urlencodedParser'] },
@@ -26,10 +28,15 @@ const VARIANTS: Record<string, { remove: string[]; metrics?: 'collected' | 'serv
   bare: { remove: ['jsonParser', 'urlencodedParser', 'dropRawBodyFromParseErrors', '/healthz'] },
   '+metrics': { remove: [], metrics: 'collected' },
   '+metrics-token': { remove: [], metrics: 'served' },
+  // What the app chose against: Express's default ETag (a SHA-1 of every body), and `/api/me` in a
+  // Router of its own mounted where the route is.
+  '+etag': { remove: [], etag: true },
+  '+router': { remove: [], ownRouter: true },
 };
 const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
-interface Layer { name: string; handle: { stack?: { route?: { path: string } }[] } }
+interface Layer { name: string; route?: Route; handle: { stack?: { route?: { path: string } }[] } }
+interface Route { path: string; stack: { method?: string; handle: RequestHandler }[] }
 
 if (process.argv.includes('--serve')) {
   // A server process: the example app of one variant.
@@ -53,6 +60,15 @@ if (process.argv.includes('--serve')) {
     const index = stack.findIndex((layer) => label(layer) === name);
     if (index < 0) throw new Error(`no layer ${name} in ${stack.map(label).join(', ')}`);
     stack.splice(index, 1);
+  }
+  if (variant.etag === true) app.set('etag', true);
+  if (variant.ownRouter === true) {
+    const { Router } = await import('express');
+    const index = stack.findIndex((layer) => layer.route?.path === '/api/me' && layer.route.stack.some((l) => l.method === 'get'));
+    const router = Router();
+    router.get('/api/me', ...stack[index]!.route!.stack.map((l) => l.handle));
+    app.use(router); // appended to the stack: moved to where the route was
+    stack.splice(index, 1, stack.pop()!);
   }
   const server = createServer(app).listen(0, '127.0.0.1', () => answerCpuMeter((server.address() as AddressInfo).port, () => {
     server.closeAllConnections();

@@ -6,7 +6,7 @@ import type { AppConfig } from './app-config.js';
 import { adminMemberRoutes } from './routes/admin-members.js';
 import { eventRoutes } from './routes/event.js';
 import { healthRoutes } from './routes/health.js';
-import { meRoutes } from './routes/me.js';
+import { addMeRoute } from './routes/me.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { collectGamePlatformMetrics } from '../lib/prometheus/index.js';
@@ -44,6 +44,9 @@ export function createApp(config: AppConfig): Express {
   const resolved = resolveAppConfig(config);
   const app = express();
   app.disable('x-powered-by');
+  // Every JSON answer here is one player's or one moment's, sent with `no-store`: an ETag (a SHA-1
+  // of each body) would never be revalidated. The event page's files keep theirs.
+  app.set('etag', false);
   // server.ts attaches Socket.IO and /ws to the same registry (attachRealtime).
   app.locals.realtime = resolved.realtime;
   // No route takes a body; parsing one anyway turns a malformed or huge body
@@ -52,9 +55,10 @@ export function createApp(config: AppConfig): Express {
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
   app.use(dropRawBodyFromParseErrors);
-  // The players' route first: every router passed on the way costs a request its route matching
-  // (about 0.6 µs for the health router); probes and scrapes are rare, and no paths overlap.
-  app.use(meRoutes(resolved));
+  // The players' route first, on the app itself: every router passed on the way, or entered,
+  // costs a request its dispatch (about 0.6 µs for the health router); probes and scrapes are
+  // rare, and no paths overlap.
+  addMeRoute(app, resolved);
   app.use(healthRoutes(resolved.isReady, {
     client: resolved.client, isStarted: resolved.isReady, isShuttingDown: resolved.isShuttingDown, extras: resolved.healthExtras,
   }));
