@@ -6,7 +6,7 @@ import { memberBody } from '../member-body.js';
 /**
  * `GET /api/me`: the player of the bearer token (E2). Registered on the app
  * itself, not on a `Router` of its own: every request to a route inside a
- * mounted router pays that router's dispatch too (about 2 to 3 µs here),
+ * mounted router pays that router's dispatch too (1.1 to 1.4 µs measured),
  * and this is the route every player calls.
  */
 export function addMeRoute(app: Express, config: ResolvedAppConfig): void {
