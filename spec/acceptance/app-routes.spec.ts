@@ -39,6 +39,19 @@ describe('example app routes', () => {
     expect(res.body).toEqual({ member_no: DEMO.player, guid: DEMO.playerGuid });
   });
 
+  it('sends its per-player answers with no-store and no ETag; the event page keeps its ETag', async () => {
+    const me = await request(h.app).get('/api/me').set(...bearer(h.token(DEMO.player)));
+    expect([me.status, me.headers['cache-control'], me.headers.etag]).toEqual([200, 'no-store', undefined]);
+    const page = await request(h.app).get('/event/event.js');
+    expect(page.status).toBe(200);
+    expect(page.headers.etag).toMatch(/^W\/"/);
+  });
+
+  it('answers an OPTIONS preflight of /api/me with the methods it takes and no challenge', async () => {
+    const res = await request(h.app).options('/api/me').set('Origin', 'http://game.example').set('Access-Control-Request-Method', 'GET');
+    expect([res.status, res.headers.allow, res.headers['www-authenticate'], res.text]).toEqual([200, 'GET, HEAD', undefined, 'GET, HEAD']);
+  });
+
   it('GET /api/me answers guid null for a member who has not accepted the terms', async () => {
     const res = await request(h.app).get('/api/me').set(...bearer(h.token(DEMO.noGuid)));
     expect(res.status).toBe(200);
