@@ -158,7 +158,7 @@ export async function runSideBySide(ctx: StageContext): Promise<SideBySideResult
   const { connections, tokens: tokenCount, durationS, rounds, warmupS, builtApp } = options.sideBySide;
   const caseNames: SideBySideCase[] = [...SIDE_BY_SIDE_CASES, ...(builtApp ? ['example-app-built' as const] : [])];
   const stub = await startStubPlatform(0);
-  const env = { ...stub.serverEnv };
+  const env = stub.serverEnv;
   const profile = (name: string): string[] => (options.cpuProfile.includes(name) ? ['--cpu-prof', '--cpu-prof-dir', ctx.profileDir] : []);
   const targets = new Map<SideBySideCase, Target>();
   const result: SideBySideResult = {

@@ -113,10 +113,9 @@ export class SingleFlight<T> {
     const { promise, resolve, reject } = Promise.withResolvers<T>();
     const waiter: Waiter<T> = { resolve, reject, signal, onAbort: () => this.#leave(key, flight!, waiter), slot: -1 };
     signal.addEventListener('abort', waiter.onAbort, ONCE);
-    if (flight === undefined) {
-      flight = this.#start(key, hash, work, true);
-      flight.first = waiter;
-    } else if (flight.first === undefined && flight.others === undefined) {
+    flight ??= this.#start(key, hash, work, true);
+    // The first field is free for a new flight, and again once its caller has left.
+    if (flight.first === undefined) {
       flight.first = waiter;
     } else {
       const others = (flight.others ??= []);

@@ -3,8 +3,7 @@ import { parseBenchOptions } from '../../bench/harness/options.js';
 import { rpsRatio } from '../../bench/harness/report.js';
 import { bearerGet, playerRequests } from '../../bench/harness/request-mix.js';
 import { sameRoundRatios } from '../../bench/harness/stage-side-by-side.js';
-import type { SideBySideRun } from '../../bench/harness/results.js';
-import type { CaseAtLatency, RunSummary } from '../../bench/harness/results.js';
+import type { CaseAtLatency, RunSummary, SideBySideRun } from '../../bench/harness/results.js';
 import { growth, median, percentile, ratio, rotation } from '../../bench/harness/stats.js';
 
 function run(round: number, rps: number): RunSummary {
